@@ -1,0 +1,57 @@
+// The one error type of skillgate: a stable string code plus a message saying what failed, where, the bad value and the fix.
+
+export const ERROR_CODES = [
+  "USAGE", // bad CLI usage (exit 2)
+  "CONFIG_INVALID", // a config file or flag value breaks the schema
+  "CONFIG_UNREADABLE", // a config file cannot be read or parsed
+  "FLAG_CONFLICT", // two flags that cannot go together
+  "PATH_NOT_FOUND", // a path given by the user does not exist
+  "WORKSPACE_NOT_INITIALISED", // <ws>/.ucagent/runtime_config.json missing
+  "SKILL_ROOT_MISSING", // <ws>/.ucagent/skills missing
+  "SKILLS_DISABLED", // skill support turned off
+  "SKILL_NOT_FOUND",
+  "SKILL_INVALID",
+  "SCRIPT_NOT_FOUND",
+  "SCRIPT_MODIFIED", // copied script hash differs from init manifest
+  "SCRIPT_PATH_INVALID",
+  "RUNNER_CONFIG_INVALID",
+  "RUNNER_NOT_FOUND",
+  "INVALID_ARGS", // tool input does not match its schema / shlex failure
+  "PATH_OUTSIDE_WORKSPACE",
+  "FILE_NOT_FOUND",
+  "FILE_TOO_LARGE",
+  "NOT_TEXT",
+  "SANDBOX_UNAVAILABLE",
+  "SCAN_REFUSED",
+  "STAGE_INVALID", // workflow/stage config problem
+  "WORKFLOW_FINISHED",
+  "SKILL_USAGE_INCOMPLETE",
+  "SKILL_USAGE_NOT_VALIDATED",
+  "SKILL_USAGE_REJECTED",
+  "CHECK_FAILED",
+  "LEDGER_TAMPERED",
+  "LOCK_TIMEOUT",
+  "INTERNAL",
+] as const;
+
+export type ErrorCode = (typeof ERROR_CODES)[number];
+
+export class SkillgateError extends Error {
+  readonly code: ErrorCode;
+  readonly details: Record<string, unknown>;
+
+  constructor(code: ErrorCode, message: string, details: Record<string, unknown> = {}) {
+    super(message);
+    this.name = "SkillgateError";
+    this.code = code;
+    this.details = details;
+  }
+
+  toJSON(): { code: ErrorCode; message: string; details: Record<string, unknown> } {
+    return { code: this.code, message: this.message, details: this.details };
+  }
+}
+
+export function isSkillgateError(value: unknown): value is SkillgateError {
+  return value instanceof SkillgateError;
+}

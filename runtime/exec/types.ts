@@ -1,0 +1,66 @@
+// Shapes of a script run request and its one result record, shared by the runner, sandbox and tools.
+
+export type RunStatus =
+  | "ok"
+  | "nonzero_exit"
+  | "signal"
+  | "timeout"
+  | "memory_limit"
+  | "output_limit"
+  | "refused"
+  | "sandbox_unavailable";
+
+export type SandboxLevel = 1 | 2 | 3;
+
+export interface RunLimits {
+  timeoutMs: number;
+  memoryBytes: number;
+  outputBytes: number;
+  maxProcesses: number;
+  maxFileSizeBytes: number;
+  maxOpenFiles: number;
+}
+
+export interface RunRequest {
+  /** Executable (absolute path or PATH name) resolved by runner resolution. */
+  runner: string;
+  /** Validated real path of the script (absolute). */
+  scriptPath: string;
+  /** Arguments after the script path (already shlex-split). */
+  args: string[];
+  /** Working directory (the workspace root). */
+  cwd: string;
+  /** Skill folder: mounted read-only in the sandbox. */
+  skillDir: string;
+  /** Folders writable inside the sandbox (workspace root, or only OUT). */
+  writablePaths: string[];
+  /** Extra variables: DUT, OUT, SKILLGATE_RUN_ID, and variables the skill declares. Filtered by the allow-list. */
+  env: Record<string, string>;
+  /** Network allowed (the skill declared it). */
+  network: boolean;
+  /** Cache folders that persist between runs (e.g. uv, bun caches), bound writable. */
+  persistentPaths?: string[];
+  limits: RunLimits;
+  sandboxLevel: SandboxLevel;
+  /** Explicit opt-in to run unsandboxed when the OS sandbox is unavailable. */
+  allowUnsandboxed: boolean;
+}
+
+export interface RunResult {
+  status: RunStatus;
+  argv: string[];
+  exitCode: number | null;
+  signal: string | null;
+  timedOut: boolean;
+  durationMs: number;
+  peakMemoryBytes: number | null;
+  /** Combined output (stdout then stderr interleaved in arrival order), decoded as UTF-8 with replacement. */
+  output: string;
+  stdout: string;
+  stderr: string;
+  truncated: boolean;
+  sandboxed: boolean;
+  warnings: string[];
+  /** Set for refused / sandbox_unavailable: what failed and the fix. */
+  message?: string;
+}
