@@ -1,0 +1,49 @@
+// Terminal output for CLI verbs: stdout/stderr writers, JSON mode, colour only on a TTY, exit codes.
+import { isSkillgateError } from "../errors.js";
+
+export const EXIT_OK = 0;
+export const EXIT_FAILED = 1;
+export const EXIT_USAGE = 2;
+
+export interface CliIO {
+  out(text: string): void;
+  err(text: string): void;
+  /** Wraps text in an ANSI colour when stdout is a TTY and NO_COLOR is unset. */
+  colour(name: "red" | "green" | "yellow" | "dim" | "bold", text: string): string;
+  /** Sets the process exit code (never lowers a worse one). */
+  setExitCode(code: number): void;
+}
+
+const ANSI: Record<string, [number, number]> = {
+  red: [31, 39],
+  green: [32, 39],
+  yellow: [33, 39],
+  dim: [2, 22],
+  bold: [1, 22],
+};
+
+export function processIO(): CliIO {
+  const useColour = Boolean(process.stdout.isTTY) && !process.env.NO_COLOR;
+  return {
+    out: (text) => process.stdout.write(text.endsWith("\n") ? text : `${text}\n`),
+    err: (text) => process.stderr.write(text.endsWith("\n") ? text : `${text}\n`),
+    colour: (name, text) => {
+      const codes = ANSI[name];
+      return useColour && codes ? `\u001b[${codes[0]}m${text}\u001b[${codes[1]}m` : text;
+    },
+    setExitCode: (code) => {
+      if (code > (process.exitCode ?? 0)) process.exitCode = code;
+    },
+  };
+}
+
+/** Prints an error the user can act on; SkillgateError USAGE → exit 2, others → exit 1. */
+export function reportError(io: CliIO, error: unknown, json: boolean): void {
+  if (isSkillgateError(error)) {
+    if (json) io.out(JSON.stringify({ ok: false, error: error.toJSON() }, null, 2));
+    else io.err(`${io.colour("red", "error")} [${error.code}]: ${error.message}`);
+    io.setExitCode(error.code === "USAGE" || error.code === "FLAG_CONFLICT" ? EXIT_USAGE : EXIT_FAILED);
+    return;
+  }
+  throw error;
+}

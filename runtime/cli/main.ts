@@ -1,0 +1,28 @@
+#!/usr/bin/env node
+// The `skillgate` command: registers every verb from cli/commands/ and runs it.
+import { Command, CommanderError } from "commander";
+import { EXIT_USAGE, processIO } from "./io.js";
+import { registeredCommands } from "./commands/index.js";
+
+export async function main(argv: string[]): Promise<void> {
+  const io = processIO();
+  const program = new Command("skillgate")
+    .description("Serve a skill pack and a staged workflow to LLM agents (UCAgent-compatible tools over MCP).")
+    .showHelpAfterError()
+    .exitOverride();
+  for (const register of registeredCommands) register(program, io);
+  try {
+    await program.parseAsync(argv, { from: "user" });
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      if (error.exitCode !== 0) io.setExitCode(EXIT_USAGE);
+      return;
+    }
+    throw error;
+  }
+}
+
+main(process.argv.slice(2)).catch((error: unknown) => {
+  process.stderr.write(`skillgate: internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.exitCode = 1;
+});
