@@ -32,7 +32,7 @@ export function processIO(): CliIO {
       return useColour && codes ? `\u001b[${codes[0]}m${text}\u001b[${codes[1]}m` : text;
     },
     setExitCode: (code) => {
-      if (code > (process.exitCode ?? 0)) process.exitCode = code;
+      if (code > Number(process.exitCode ?? 0)) process.exitCode = code;
     },
   };
 }
