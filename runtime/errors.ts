@@ -32,6 +32,7 @@ export const ERROR_CODES = [
   "LEDGER_TAMPERED",
   "LOCK_TIMEOUT",
   "INTERNAL",
+  "SCRIPT_FAILED", // a skill script exited non-zero, timed out or hit a limit
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

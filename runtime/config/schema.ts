@@ -73,9 +73,10 @@ export const SkillConfigSchema = z
   .object({
     use_skill: z.boolean().default(true).describe("Turn skill support on or off."),
     extra_skill_path: z
-      .array(z.string())
+      // Users often write a single path as a plain string; accept it and normalise to a list.
+      .preprocess((value) => (typeof value === "string" ? [value] : value), z.array(z.string()))
       .default([])
-      .describe("Extra skill folders copied under skills/ext/ at init."),
+      .describe("Extra skill folders (one path or a list) copied under skills/ext/ at init."),
     max_skill_list_count: z
       .number()
       .int()

@@ -12,6 +12,14 @@ export type RunStatus =
 
 export type SandboxLevel = 1 | 2 | 3;
 
+/** One static-scan finding (shape of runtime/scan's Finding, kept structural so exec does not depend on scan). */
+export interface ScanFinding {
+  severity: string;
+  message: string;
+  file: string;
+  line: number;
+}
+
 export interface RunLimits {
   timeoutMs: number;
   memoryBytes: number;
@@ -44,6 +52,18 @@ export interface RunRequest {
   sandboxLevel: SandboxLevel;
   /** Explicit opt-in to run unsandboxed when the OS sandbox is unavailable. */
   allowUnsandboxed: boolean;
+  /** Level 3: the static scan (runtime/scan's scanFiles). Without it a level-3 run is refused. */
+  scan?: (paths: string[]) => Promise<ScanFinding[]>;
+  /** Level 3: files to scan (default: the script). */
+  scanPaths?: string[];
+  /** Level 3: critical findings were approved for this skill (exec.approve_scan_findings). */
+  scanApproved?: boolean;
+  /** bubblewrap binary (default: $SKILLGATE_BWRAP, else `bwrap` on PATH). */
+  bwrapPath?: string;
+  /** Unique id of this run (default: random); also set as SKILLGATE_RUN_ID. */
+  runId?: string;
+  /** Memory polling period (default 50 ms). */
+  pollIntervalMs?: number;
 }
 
 export interface RunResult {
@@ -61,6 +81,10 @@ export interface RunResult {
   truncated: boolean;
   sandboxed: boolean;
   warnings: string[];
-  /** Set for refused / sandbox_unavailable: what failed and the fix. */
+  /** Set for refused / sandbox_unavailable / limit outcomes: what failed and the fix. */
   message?: string;
+  /** Level 3: the scan findings (all severities) when the scan ran. */
+  findings?: ScanFinding[];
+  /** The run id (SKILLGATE_RUN_ID seen by the script). */
+  runId?: string;
 }

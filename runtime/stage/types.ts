@@ -46,4 +46,6 @@ export interface StageEngine {
   setSkillUsage(input: unknown): Promise<ToolResult>;
   complete(): Promise<ToolResult>;
   status(): Promise<ToolResult>;
+  /** Warnings not yet shown in a tool result (ledger tampering, hook failures); returns and clears them. */
+  drainWarnings?(): string[];
 }

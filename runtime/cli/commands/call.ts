@@ -1,0 +1,67 @@
+// `skillgate call <Tool> [JSON]`: invoke any agent tool from a shell; state persists in the workspace between calls.
+import type { Command } from "commander";
+import { SkillgateError } from "../../errors.js";
+import { callTool } from "../../tools/registry.js";
+import { openSession } from "../../tools/session.js";
+import { TOOL_NAMES } from "../../tools/types.js";
+import { type CliIO, EXIT_FAILED, reportError } from "../io.js";
+import { type SessionFlags, addSessionOptions, initProgressPrinter, sessionOptionsFrom } from "../session-options.js";
+
+function parseArgs(text: string | undefined): unknown {
+  if (text === undefined || text.trim() === "") return {};
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new SkillgateError(
+      "USAGE",
+      `tool arguments are not valid JSON (${(error as Error).message}): ${text}. Quote the JSON for your shell, ` +
+        `e.g. skillgate call ReadTextFile '{"path": "dut/README.md"}' --workspace ./ws`,
+    );
+  }
+}
+
+export function register(program: Command, io: CliIO): void {
+  const command = program
+    .command("call")
+    .description("Call one agent tool (ListSkill, ReadTextFile, RunSkillScript, SetSkillUsage, Check, Complete, Status)")
+    .argument("<tool>", `tool name: ${TOOL_NAMES.join(", ")}`)
+    .argument("[json]", "tool arguments as one JSON object (default {})");
+  addSessionOptions(command).addHelpText(
+    "after",
+    [
+      "",
+      "Exit codes: 0 the tool succeeded, 1 the tool reported an error (isError), 2 usage error.",
+      "Examples:",
+      "  skillgate call Status --workspace ./ws",
+      "  skillgate call ListSkill --workspace ./ws",
+      `  skillgate call ReadTextFile '{"path": ".ucagent/skills/review/static-bug-analysis/SKILL.md"}' --workspace ./ws`,
+      `  skillgate call RunSkillScript '{"commands": [["review/static-bug-analysis", "find_bugs.ts", "dut"]]}' -w ./ws`,
+    ].join("\n"),
+  );
+  command.action(async (tool: string, json: string | undefined, flags: SessionFlags) => {
+    try {
+      const args = parseArgs(json);
+      const session = await openSession({
+        ...sessionOptionsFrom(flags, flags.workspace),
+        onProgress: initProgressPrinter((text) => io.err(io.colour("dim", text))),
+      });
+      const result = await callTool(session, tool, args);
+      if (flags.json) {
+        io.out(
+          JSON.stringify(
+            { tool, isError: result.isError, code: result.code ?? null, text: result.text, structured: result.structured },
+            null,
+            2,
+          ),
+        );
+      } else if (result.isError) {
+        io.out(`${io.colour("red", `${tool} failed${result.code ? ` [${result.code}]` : ""}:`)}\n${result.text}`);
+      } else {
+        io.out(result.text);
+      }
+      if (result.isError) io.setExitCode(EXIT_FAILED);
+    } catch (error) {
+      reportError(io, error, Boolean(flags.json));
+    }
+  });
+}

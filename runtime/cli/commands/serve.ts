@@ -1,0 +1,97 @@
+// `skillgate serve`: initialise the workspace if needed, then serve the tools over MCP (stdio, or Streamable HTTP).
+import { resolve } from "node:path";
+import type { Command } from "commander";
+import { defaultWorkspace, prepareDefaultWorkspace } from "../../mcp/default-workspace.js";
+import { parseListenAddress, serveHttp } from "../../mcp/http.js";
+import { serveStdio } from "../../mcp/stdio.js";
+import { openSession } from "../../tools/session.js";
+import { type CliIO, reportError } from "../io.js";
+import { type SessionFlags, addSessionOptions, initProgressPrinter, sessionOptionsFrom } from "../session-options.js";
+
+interface ServeFlags extends SessionFlags {
+  http?: string;
+}
+
+export function connectHelp(workspace: string, http: string | null): string {
+  const serveCmd = `npx skillgate serve --workspace ${workspace}`;
+  if (http) {
+    return [
+      `Connect an MCP client to ${http}:`,
+      `  Claude Code:    claude mcp add --transport http skillgate ${http}`,
+      `  Codex CLI:      add to ~/.codex/config.toml: [mcp_servers.skillgate] url = "${http}"`,
+      `  MCP Inspector:  npx @modelcontextprotocol/inspector  (Transport: Streamable HTTP, URL: ${http})`,
+    ].join("\n");
+  }
+  return [
+    "Serving MCP over stdio: an MCP client starts this command itself. To connect one:",
+    `  Claude Code:    claude mcp add skillgate -- ${serveCmd}`,
+    `  Codex CLI:      codex mcp add skillgate -- ${serveCmd}`,
+    `  MCP Inspector:  npx @modelcontextprotocol/inspector ${serveCmd}`,
+    "Or serve over HTTP: add --http 127.0.0.1:8765 and point the client at http://127.0.0.1:8765/mcp",
+  ].join("\n");
+}
+
+export function register(program: Command, io: CliIO): void {
+  const command = program
+    .command("serve")
+    .description("Serve the agent tools over MCP (stdio by default, or Streamable HTTP with --http)")
+    .option("--http <host:port>", "serve Streamable HTTP at http://HOST:PORT/mcp (HOST defaults to 127.0.0.1; port 0 = any)");
+  addSessionOptions(command, false).addHelpText(
+    "after",
+    [
+      "",
+      "Without --workspace, serves ~/.skillgate/workspaces/default ($SKILLGATE_HOME honoured), seeded with the",
+      "shipped example target in dut/. Only the MCP protocol is written to stdout; logs go to stderr.",
+      "Examples:",
+      "  skillgate serve --workspace ./ws",
+      "  skillgate serve --workspace ./ws --http 127.0.0.1:8765",
+    ].join("\n"),
+  );
+  command.action(async (flags: ServeFlags) => {
+    const log = (message: string) => io.err(`skillgate: ${message}`);
+    try {
+      const address = flags.http ? parseListenAddress(flags.http) : null;
+      let workspace = flags.workspace;
+      if (!workspace) {
+        workspace = defaultWorkspace();
+        const seeded = await prepareDefaultWorkspace(workspace);
+        log(
+          `no --workspace given; using the default workspace ${workspace}` +
+            (seeded.seeded ? ` (copied the example target ${seeded.example} into dut/)` : ""),
+        );
+      }
+      const session = await openSession({
+        ...sessionOptionsFrom(flags, resolve(workspace)),
+        resetCheckOnStart: true,
+        onProgress: initProgressPrinter(log),
+      });
+      const stage = await session.engine.current();
+      log(
+        `workspace ${session.paths.root}; skills ${session.skillsEnabled ? "enabled" : "disabled"}; ` +
+          `current stage: ${stage ? stage.config.name : "(workflow finished)"}`,
+      );
+      if (address) {
+        const serving = await serveHttp(session, address, log);
+        if (flags.json) io.err(JSON.stringify({ event: "listening", url: serving.url, workspace: session.paths.root }));
+        else log(`MCP Streamable HTTP server listening on ${serving.url}\n${connectHelp(session.paths.root, serving.url)}`);
+        await new Promise<void>((done) => {
+          const stop = () => {
+            void serving.close().then(done);
+          };
+          process.once("SIGINT", stop);
+          process.once("SIGTERM", stop);
+        });
+        log("stopped");
+        // Watchers of the skill catalog would keep the process alive; serving is over.
+        process.exit(process.exitCode ?? 0);
+      }
+      log(connectHelp(session.paths.root, null));
+      const serving = await serveStdio(session, log);
+      await serving.closed;
+      process.exit(process.exitCode ?? 0);
+    } catch (error) {
+      // stdout belongs to the protocol, so even with --json the error goes to stderr.
+      reportError(io, error, false);
+    }
+  });
+}

@@ -1,0 +1,53 @@
+// Workspace/config/skill flags shared by the verbs that open a session (call, serve, status).
+import type { Command } from "commander";
+import { SkillgateError } from "../errors.js";
+import type { OpenSessionOptions } from "../tools/session.js";
+import type { InitProgress } from "../workspace/index.js";
+
+export interface SessionFlags {
+  workspace?: string;
+  config?: string;
+  useSkill?: boolean;
+  extraSkillPath?: string[];
+  json?: boolean;
+}
+
+function collect(value: string, previous: string[] = []): string[] {
+  return [...previous, value];
+}
+
+export function addSessionOptions(command: Command, workspaceRequired = true): Command {
+  return command
+    .option(
+      "-w, --workspace <dir>",
+      workspaceRequired ? "workspace folder (required)" : "workspace folder (default: ~/.skillgate/workspaces/default)",
+    )
+    .option("--config <file>", "extra config file layered over ~/.skillgate/config.yaml and <ws>/.ucagent/setting.yaml")
+    .option("--use-skill", "turn skill support on (overrides config)")
+    .option("--no-use-skill", "turn skill support off (overrides config)")
+    .option("--extra-skill-path <path>", "extra skill folder copied under skills/ext/ at init (repeatable)", collect)
+    .option("--json", "print JSON instead of text");
+}
+
+/** Rebuilds the skill flags as typed so the loader applies its own rules (last wins, conflict checks). */
+export function sessionOptionsFrom(flags: SessionFlags, workspace: string | undefined): OpenSessionOptions {
+  if (!workspace) {
+    throw new SkillgateError("USAGE", "missing --workspace <dir>: name the workspace folder, e.g. --workspace ./ws");
+  }
+  const argvFlags: string[] = [];
+  if (flags.useSkill === true) argvFlags.push("--use-skill");
+  if (flags.useSkill === false) argvFlags.push("--no-use-skill");
+  for (const path of flags.extraSkillPath ?? []) argvFlags.push("--extra-skill-path", path);
+  return { workspace, configFile: flags.config, argvFlags };
+}
+
+/** Init copy progress on stderr, throttled (a line at most every 500 ms, plus the last one). */
+export function initProgressPrinter(write: (text: string) => void): (progress: InitProgress) => void {
+  let last = 0;
+  return (progress) => {
+    const now = Date.now();
+    if (progress.copied < progress.total && now - last < 500) return;
+    last = now;
+    write(`init: copied ${progress.copied}/${progress.total} skill files`);
+  };
+}

@@ -1,0 +1,121 @@
+// Loads the layered config: default.yaml → user file → <ws>/.ucagent/setting.yaml → --config FILE → flags.
+import { dirname, isAbsolute, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { SkillgateError } from "../errors.js";
+import { workspacePaths } from "../workspace/paths.js";
+import { userConfigFile } from "./home.js";
+import { type ConfigLayer, isMapping, type ReadText, readYamlLayer } from "./layer.js";
+import { mergeLayers } from "./merge.js";
+import { problemsFromIssues, problemsMessage } from "./problems.js";
+import { ConfigSchema, type SkillgateConfig } from "./schema.js";
+
+export interface SkillFlags {
+  /** Set only when --use-skill / --no-use-skill was given. */
+  useSkill?: boolean;
+  extraSkillPaths?: string[];
+}
+
+export interface LoadConfigOptions {
+  workspace?: string;
+  configFile?: string;
+  flags?: SkillFlags;
+  env?: NodeJS.ProcessEnv;
+  /** Base for a relative --config FILE and flag paths; defaults to process.cwd(). */
+  cwd?: string;
+  /** The built-in layer; defaults to default.yaml next to this module (sources and dist alike). */
+  defaultFile?: string;
+  readText?: ReadText;
+}
+
+export interface LoadedConfig {
+  config: SkillgateConfig;
+  /** Layers that contributed, in order: file paths, then "command-line flags" when any flag was given. */
+  sources: string[];
+}
+
+export const FLAGS_SOURCE = "command-line flags";
+
+export function defaultConfigFile(): string {
+  return fileURLToPath(new URL("./default.yaml", import.meta.url));
+}
+
+/** Relative skill paths in a file mean "relative to that file" (setting.yaml: to the workspace). */
+function resolveLayerPaths(layer: ConfigLayer, baseDir: string): void {
+  const skill = layer.data.skill;
+  if (!isMapping(skill)) return;
+  const absolute = (p: string) => (isAbsolute(p) || p === "" ? p : resolve(baseDir, p));
+  if (typeof skill.pack_path === "string") skill.pack_path = absolute(skill.pack_path);
+  if (typeof skill.extra_skill_path === "string") skill.extra_skill_path = absolute(skill.extra_skill_path);
+  else if (Array.isArray(skill.extra_skill_path)) {
+    skill.extra_skill_path = skill.extra_skill_path.map((p: unknown) =>
+      typeof p === "string" ? absolute(p) : p,
+    );
+  }
+}
+
+export async function loadConfig(options: LoadConfigOptions = {}): Promise<LoadedConfig> {
+  const cwd = options.cwd ?? process.cwd();
+  const env = options.env ?? process.env;
+  const flags = options.flags ?? {};
+  const extraFromFlags = (flags.extraSkillPaths ?? []).map((p) => resolve(cwd, p));
+  if (extraFromFlags.length > 0 && flags.useSkill === false) {
+    throw new SkillgateError(
+      "FLAG_CONFLICT",
+      "--extra-skill-path cannot be used with --no-use-skill; drop one of them",
+    );
+  }
+
+  const layers: ConfigLayer[] = [];
+  const fileSpecs: { file: string; optional: boolean; role: string; baseDir: string }[] = [];
+  const defaultFile = options.defaultFile ?? defaultConfigFile();
+  fileSpecs.push({
+    file: defaultFile,
+    optional: true,
+    role: "built-in config",
+    baseDir: dirname(defaultFile),
+  });
+  const userFile = userConfigFile(env);
+  fileSpecs.push({ file: userFile, optional: true, role: "user config", baseDir: dirname(userFile) });
+  if (options.workspace !== undefined) {
+    const paths = workspacePaths(options.workspace);
+    fileSpecs.push({
+      file: paths.settingFile,
+      optional: true,
+      role: "workspace config",
+      baseDir: paths.root,
+    });
+  }
+  if (options.configFile !== undefined) {
+    const file = resolve(cwd, options.configFile);
+    fileSpecs.push({ file, optional: false, role: "config file (--config)", baseDir: dirname(file) });
+  }
+  for (const spec of fileSpecs) {
+    const layer = await readYamlLayer(spec.file, {
+      optional: spec.optional,
+      role: spec.role,
+      readText: options.readText,
+    });
+    if (!layer) continue;
+    resolveLayerPaths(layer, spec.baseDir);
+    layers.push(layer);
+  }
+
+  const flagSkill: Record<string, unknown> = {};
+  if (flags.useSkill !== undefined) flagSkill.use_skill = flags.useSkill;
+  if (extraFromFlags.length > 0) flagSkill.use_skill = true;
+  if (Object.keys(flagSkill).length > 0)
+    layers.push({ source: FLAGS_SOURCE, isFile: false, data: { skill: flagSkill } });
+
+  const merged = mergeLayers(layers);
+  const parsed = ConfigSchema.safeParse(merged);
+  if (!parsed.success) {
+    const problems = problemsFromIssues(parsed.error.issues, merged, layers, ConfigSchema);
+    throw new SkillgateError("CONFIG_INVALID", problemsMessage(problems), { problems });
+  }
+  const config = parsed.data;
+  // Flag paths add to the configured ones (a flag names one more folder, it does not drop the config's).
+  for (const p of extraFromFlags) {
+    if (!config.skill.extra_skill_path.includes(p)) config.skill.extra_skill_path.push(p);
+  }
+  return { config, sources: layers.map((layer) => layer.source) };
+}

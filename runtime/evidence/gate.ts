@@ -1,0 +1,119 @@
+// The Complete skill gate: every stage skill listed, read and used (or validated not applicable), and the usage validated.
+import type { ErrorCode } from "../errors.js";
+import type { Freshness, StageSkillInfo } from "./context.js";
+import { type EvidenceState, flagsOf, type UsageClaim } from "./state.js";
+import { missingSkillText } from "./usage.js";
+
+export interface GateSkillStatus {
+  id: string;
+  list: boolean;
+  read: boolean;
+  use: boolean;
+  notApplicable: boolean;
+  missing: string[];
+}
+
+export type GateVerdict =
+  | { ok: true }
+  | {
+      ok: false;
+      code: Extract<ErrorCode, "SKILL_USAGE_INCOMPLETE" | "SKILL_USAGE_NOT_VALIDATED" | "SKILL_NOT_FOUND">;
+      skills: GateSkillStatus[];
+      nextAction: string;
+      message: string;
+    };
+
+export interface GateContext {
+  stageName: string;
+  skillList: string[];
+  skills: Record<string, StageSkillInfo>;
+  state: EvidenceState;
+  /** Is the last accepted SetSkillUsage still valid for the current evidence and outputs? */
+  usage: Freshness;
+}
+
+/** Decides whether Complete may run the checkers. Pure. */
+export function evaluateGate(ctx: GateContext): GateVerdict {
+  const claims = ctx.state.usage?.claims ?? {};
+  const statuses = ctx.skillList.map((id) => skillStatus(id, ctx, claims[id]));
+  const nextAction = expectedCall(ctx, statuses);
+  const absent = ctx.skillList.filter((id) => !ctx.skills[id]?.present);
+  if (absent.length > 0) {
+    return {
+      ok: false,
+      code: "SKILL_NOT_FOUND",
+      skills: statuses,
+      nextAction,
+      message: [
+        `Stage '${ctx.stageName}' cannot complete: its skill gate needs skills that are missing from the workspace.`,
+        ...absent.map((id) => `- ${missingSkillText(id, ctx.skills[id])}`),
+      ].join("\n"),
+    };
+  }
+  const incomplete = statuses.filter((s) => s.missing.length > 0);
+  if (incomplete.length > 0) {
+    return {
+      ok: false,
+      code: "SKILL_USAGE_INCOMPLETE",
+      skills: incomplete,
+      nextAction,
+      message: [
+        `Please use tool 'SetSkillUsage' to check and set the skill usage of this stage before completing it. Stage '${ctx.stageName}' has incomplete skill evidence (no checker was run):`,
+        ...incomplete.map(
+          (s) =>
+            `- ${s.id}: Listed ${yesNo(s.list)}, Read ${yesNo(s.read)}, Used ${yesNo(s.use)}, Not Applicable ${yesNo(s.notApplicable)} -> ${s.missing.join("; ")}`,
+        ),
+        `Then call \`Check\` and record the usage with: ${nextAction}`,
+      ].join("\n"),
+    };
+  }
+  if (!ctx.usage.ok) {
+    return {
+      ok: false,
+      code: "SKILL_USAGE_NOT_VALIDATED",
+      skills: statuses,
+      nextAction,
+      message: [
+        `Please use tool 'SetSkillUsage' to check and set the skill usage of this stage before completing it. Stage '${ctx.stageName}' skill usage is not validated for the current evidence (${ctx.usage.reason}); no checker was run.`,
+        `Call \`Check\`, then: ${nextAction}`,
+      ].join("\n"),
+    };
+  }
+  return { ok: true };
+}
+
+function skillStatus(id: string, ctx: GateContext, claim: UsageClaim | undefined): GateSkillStatus {
+  const flags = flagsOf(ctx.state, id);
+  const info = ctx.skills[id];
+  const textMethod = (info?.scripts.length ?? 0) === 0;
+  const claimedTextUse = textMethod && claim?.use === true;
+  const notApplicable = claim?.use === false && Boolean(claim.reason);
+  const missing: string[] = [];
+  if (!flags.list) missing.push("call `ListSkill`");
+  if (!flags.read) missing.push(`read ${info?.skillFile ?? `SKILL.md of ${id}`} with \`ReadTextFile\``);
+  if (!flags.use && !claimedTextUse && !notApplicable) {
+    missing.push(
+      textMethod
+        ? "apply its method, then report use: true with `SetSkillUsage` (or use: false with a reason)"
+        : "run its script with `RunSkillScript` (or report use: false with a reason via `SetSkillUsage`)",
+    );
+  }
+  return { id, list: flags.list, read: flags.read, use: flags.use || claimedTextUse, notApplicable, missing };
+}
+
+/** The SetSkillUsage call the agent should make once evidence is complete. */
+function expectedCall(ctx: GateContext, statuses: GateSkillStatus[]): string {
+  const usage: Record<string, Record<string, unknown>> = {};
+  for (const s of statuses) {
+    const textMethod = (ctx.skills[s.id]?.scripts.length ?? 0) === 0;
+    const use = s.use || (textMethod && !s.notApplicable);
+    const entry: Record<string, unknown> = { list: true, read: true, use };
+    if (!use) entry.reason = ctx.state.usage?.claims[s.id]?.reason ?? "<why this skill does not apply to this stage>";
+    usage[s.id] = entry;
+  }
+  return `SetSkillUsage(${JSON.stringify({ skill_usage: usage })})`;
+}
+
+function yesNo(value: boolean): string {
+  return value ? "yes" : "no";
+}

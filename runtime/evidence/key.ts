@@ -1,0 +1,66 @@
+// The ledger signing key: 32 random bytes kept outside every workspace at <skillgateHome()>/ledger.key (0600).
+import { randomBytes } from "node:crypto";
+import { chmod, link, mkdir, readFile, unlink, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { skillgateHome } from "../config/home.js";
+import { SkillgateError } from "../errors.js";
+import { hmacHex } from "./canonical.js";
+
+export function ledgerKeyFile(home: string = skillgateHome()): string {
+  return join(home, "ledger.key");
+}
+
+/**
+ * Reads the master key, creating it on first use. Creation goes through a temp file and `link`, which fails when
+ * another process won the race, so two processes never end up signing with different keys.
+ */
+export async function loadMasterKey(home: string = skillgateHome()): Promise<Buffer> {
+  const file = ledgerKeyFile(home);
+  const existing = await readKey(file);
+  if (existing) return existing;
+  await mkdir(home, { recursive: true, mode: 0o700 });
+  const temp = `${file}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`;
+  await writeFile(temp, `${randomBytes(32).toString("hex")}\n`, { mode: 0o600 });
+  await chmod(temp, 0o600);
+  try {
+    await link(temp, file);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+  } finally {
+    await unlink(temp).catch(() => undefined);
+  }
+  const created = await readKey(file);
+  if (!created) {
+    throw new SkillgateError(
+      "LEDGER_TAMPERED",
+      `ledger key ${file} is empty or not 64 hex characters; delete it so skillgate creates a new one (recorded evidence will have to be collected again)`,
+      { file },
+    );
+  }
+  return created;
+}
+
+async function readKey(file: string): Promise<Buffer | null> {
+  let text: string;
+  try {
+    text = await readFile(file, "utf8");
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return null;
+    throw error;
+  }
+  const hex = text.trim();
+  if (!/^[0-9a-f]{64}$/.test(hex)) {
+    if (hex.length === 0) return null;
+    throw new SkillgateError(
+      "LEDGER_TAMPERED",
+      `ledger key ${file} is not 64 hex characters; delete it so skillgate creates a new one (recorded evidence will have to be collected again)`,
+      { file },
+    );
+  }
+  return Buffer.from(hex, "hex");
+}
+
+/** Per-workspace key: records copied from another workspace of the same user do not verify here. */
+export function workspaceKey(master: Buffer, workspaceRoot: string): Buffer {
+  return Buffer.from(hmacHex(master, `skillgate-ledger:${workspaceRoot}`), "hex");
+}

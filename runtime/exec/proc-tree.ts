@@ -1,0 +1,80 @@
+// Reads Linux /proc: the descendants of a process and the resident memory of a set of processes.
+import { readFileSync, readdirSync } from "node:fs";
+
+const PAGE_SIZE = 4096;
+
+interface ProcEntry {
+  pid: number;
+  ppid: number;
+  pgid: number;
+}
+
+function readEntry(pid: number): ProcEntry | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return { pid, ppid: Number(fields[1]), pgid: Number(fields[2]) };
+  } catch {
+    return null;
+  }
+}
+
+function allEntries(): ProcEntry[] {
+  const entries: ProcEntry[] = [];
+  for (const name of readdirSync("/proc")) {
+    if (!/^\d+$/.test(name)) continue;
+    const entry = readEntry(Number(name));
+    if (entry) entries.push(entry);
+  }
+  return entries;
+}
+
+/** `root` and every live descendant, plus every member of process group `pgid` when given. */
+export function processTree(root: number, pgid?: number): number[] {
+  const entries = allEntries();
+  const found = new Set<number>([root]);
+  let grew = true;
+  while (grew) {
+    grew = false;
+    for (const entry of entries) {
+      if (!found.has(entry.pid) && (found.has(entry.ppid) || (pgid !== undefined && entry.pgid === pgid))) {
+        found.add(entry.pid);
+        grew = true;
+      }
+    }
+  }
+  return [...found].filter((pid) => entries.some((entry) => entry.pid === pid));
+}
+
+/** Sum of resident bytes of `pids` (processes that vanished count 0). */
+export function residentBytes(pids: readonly number[]): number {
+  let total = 0;
+  for (const pid of pids) {
+    try {
+      const statm = readFileSync(`/proc/${pid}/statm`, "utf8").split(" ");
+      total += Number(statm[1]) * PAGE_SIZE;
+    } catch {
+      // gone between listing and reading
+    }
+  }
+  return total;
+}
+
+/** Pids whose argv or environment contains `marker` (test helper for "no survivors"; own processes only). */
+export function processesWithMarker(marker: string): number[] {
+  const found: number[] = [];
+  for (const name of readdirSync("/proc")) {
+    if (!/^\d+$/.test(name) || Number(name) === process.pid) continue;
+    for (const file of ["cmdline", "environ"]) {
+      try {
+        if (readFileSync(`/proc/${name}/${file}`, "latin1").includes(marker)) {
+          found.push(Number(name));
+          break;
+        }
+      } catch {
+        // gone or not readable
+      }
+    }
+  }
+  return found;
+}

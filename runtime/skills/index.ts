@@ -1,0 +1,15 @@
+// Public API of the skill catalog: parsing and validation of SKILL.md, discovery, and the live catalog.
+export type { CatalogSnapshot, Diagnostic, Severity, SkillRecord, ValidationMode, ValidationResult } from "./types.js";
+export { MAX_SKILL_FILE_BYTES, type ParseResult, type ParsedSkillFile, metadataString, parseSkillFile } from "./validate.js";
+export { splitFrontmatter, type SplitResult } from "./frontmatter.js";
+export {
+  MAX_COMPATIBILITY_LENGTH,
+  MAX_DESCRIPTION_LENGTH,
+  MAX_NAME_LENGTH,
+  SKILL_FRONTMATTER_SCHEMA,
+  SPEC_ALLOWED_FIELDS,
+} from "./spec-schema.js";
+export { normaliseSkillId, scanSkillRoot, validateSkillDir } from "./scan.js";
+export { DEFAULT_MAX_DEPTH, DEFAULT_MAX_SKILLS, type ScanOptions, compareIds } from "./tree.js";
+export { type Catalog, type CatalogOptions, createCatalog } from "./catalog.js";
+export { codePointLength, compareCodePoints } from "./text.js";

@@ -1,0 +1,64 @@
+// Small text helpers for skill validation: code point lengths, truncation, and showing bad values in messages.
+
+/** Length in Unicode code points (an emoji is one character), not UTF-16 units. */
+export function codePointLength(text: string): number {
+  let count = 0;
+  for (let index = 0; index < text.length; index++) {
+    const unit = text.charCodeAt(index);
+    if (unit >= 0xd800 && unit <= 0xdbff && index + 1 < text.length) {
+      const next = text.charCodeAt(index + 1);
+      if (next >= 0xdc00 && next <= 0xdfff) index++;
+    }
+    count++;
+  }
+  return count;
+}
+
+export function truncateCodePoints(text: string, max: number): string {
+  if (text.length <= max) return text;
+  return Array.from(text).slice(0, max).join("");
+}
+
+/** Compares two strings by Unicode code point (JS `<` compares UTF-16 units, which misorders astral characters). */
+export function compareCodePoints(a: string, b: string): number {
+  const length = Math.min(a.length, b.length);
+  for (let index = 0; index < length; index++) {
+    const x = a.charCodeAt(index);
+    const y = b.charCodeAt(index);
+    if (x !== y) return codeUnitRank(x) - codeUnitRank(y);
+  }
+  return a.length - b.length;
+}
+
+// Surrogates (astral code points) must sort after U+E000..U+FFFF: shift them up, shift those down.
+function codeUnitRank(unit: number): number {
+  if (unit >= 0xd800 && unit <= 0xdfff) return unit + 0x2000;
+  if (unit >= 0xe000) return unit - 0x800;
+  return unit;
+}
+
+export function kindOf(value: unknown): string {
+  if (value === null || value === undefined) return "null";
+  if (Array.isArray(value)) return "a list";
+  if (typeof value === "object") return "a mapping";
+  if (typeof value === "string") return "a string";
+  if (typeof value === "boolean") return "a boolean";
+  return "a number";
+}
+
+/** "a number (123)", "null", "a list ([1,2])" — the kind plus the bad value. */
+export function describeValue(value: unknown): string {
+  if (value === null || value === undefined) return "null";
+  return `${kindOf(value)} (${showValue(value)})`;
+}
+
+/** The value as JSON, cut to 80 characters so one bad field cannot flood a message. */
+export function showValue(value: unknown): string {
+  let text: string;
+  try {
+    text = JSON.stringify(value) ?? String(value);
+  } catch {
+    text = String(value);
+  }
+  return text.length > 80 ? `${text.slice(0, 77)}...` : text;
+}

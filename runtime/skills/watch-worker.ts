@@ -1,0 +1,159 @@
+// Folder watcher on its own thread: reports changed folders and answers "fences" so a sync caller knows it has seen every event.
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { MessageChannel, type MessagePort, Worker, receiveMessageOnPort } from "node:worker_threads";
+
+/**
+ * Why a thread: fs.watch events reach the main thread only when its event loop turns, so a synchronous
+ * snapshot() right after a write would miss them. Here one inotify instance (libuv uses one per loop)
+ * watches every walked folder plus a private fence folder. inotify delivers events in order, so once
+ * the thread has seen our fence write, it has already seen (and posted) every change that completed
+ * before that write. snapshot() writes the fence, waits on an Atomics cell, then drains the posted
+ * changes with receiveMessageOnPort — no stale data and no event-loop turn needed.
+ */
+const WORKER_SOURCE = `
+const { workerData, parentPort } = require("node:worker_threads");
+const fs = require("node:fs");
+const { port, shared, fenceDir, fenceFile } = workerData;
+const watchers = new Map();
+function watch(dir) {
+  if (watchers.has(dir)) return;
+  try {
+    const watcher = fs.watch(dir, { persistent: false }, () => port.postMessage({ dir }));
+    watcher.on("error", () => {
+      watchers.delete(dir);
+      port.postMessage({ dir });
+    });
+    watchers.set(dir, watcher);
+  } catch (error) {
+    // ENOENT: the folder went away between walk and watch (its parent's event covers it).
+    if (error && error.code === "ENOENT") port.postMessage({ dir });
+    else port.postMessage({ dir, failed: String(error && error.code) });
+  }
+}
+parentPort.on("message", (message) => {
+  for (const dir of message.unwatch || []) {
+    const watcher = watchers.get(dir);
+    if (watcher) watcher.close();
+    watchers.delete(dir);
+  }
+  for (const dir of message.watch || []) watch(dir);
+  if (message.ack !== undefined) {
+    Atomics.store(shared, 1, message.ack);
+    Atomics.notify(shared, 1);
+  }
+});
+fs.watch(fenceDir, { persistent: true }, () => {
+  let seen = 0;
+  try { seen = Number(fs.readFileSync(fenceFile, "utf8")) || 0; } catch {}
+  if (seen > Atomics.load(shared, 0)) {
+    Atomics.store(shared, 0, seen);
+    Atomics.notify(shared, 0);
+  }
+});
+`;
+
+const FENCE_SLOT = 0;
+const ACK_SLOT = 1;
+
+export interface FolderWatcher {
+  /** Starts watching (idempotent) and waits until the watches are in place. False when the watcher broke. */
+  watch(dirs: string[], unwatch?: string[]): boolean;
+  /** Every folder with a change since the last call; null when the watcher cannot vouch (use a full rescan). */
+  changes(): Set<string> | null;
+  close(): void;
+}
+
+export function startFolderWatcher(timeoutMs = 2000): FolderWatcher | null {
+  let fenceDir: string;
+  try {
+    fenceDir = fs.mkdtempSync(path.join(os.tmpdir(), "skillgate-fence-"));
+  } catch {
+    return null;
+  }
+  const fenceFile = path.join(fenceDir, "fence");
+  fs.writeFileSync(fenceFile, "0");
+  const shared = new Int32Array(new SharedArrayBuffer(8));
+  const { port1, port2 } = new MessageChannel();
+  let worker: Worker;
+  try {
+    worker = new Worker(WORKER_SOURCE, {
+      eval: true,
+      workerData: { port: port2, shared, fenceDir, fenceFile },
+      transferList: [port2],
+    });
+  } catch {
+    fs.rmSync(fenceDir, { recursive: true, force: true });
+    return null;
+  }
+  worker.unref();
+  let broken = false;
+  let closed = false;
+  worker.on("error", () => {
+    broken = true;
+  });
+  worker.on("exit", () => {
+    broken = true;
+  });
+  let fence = 0;
+  let ack = 0;
+  const pending = new Set<string>();
+
+  const waitFor = (slot: number, value: number): boolean => {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const current = Atomics.load(shared, slot);
+      if (current >= value) return true;
+      const left = deadline - Date.now();
+      if (left <= 0 || broken) return false;
+      Atomics.wait(shared, slot, current, Math.min(left, 50));
+    }
+  };
+  const drain = (): void => {
+    for (;;) {
+      const received = receiveMessageOnPort(port1 as MessagePort);
+      if (!received) return;
+      const message = received.message as { dir: string; failed?: string };
+      if (message.failed) broken = true;
+      pending.add(message.dir);
+    }
+  };
+
+  return {
+    watch(dirs, unwatch = []) {
+      if (broken || closed) return false;
+      if (dirs.length === 0 && unwatch.length === 0) return true;
+      ack += 1;
+      worker.postMessage({ watch: dirs, unwatch, ack });
+      if (!waitFor(ACK_SLOT, ack)) broken = true;
+      return !broken;
+    },
+    changes() {
+      if (broken || closed) return null;
+      fence += 1;
+      try {
+        fs.writeFileSync(fenceFile, String(fence));
+      } catch {
+        broken = true;
+        return null;
+      }
+      if (!waitFor(FENCE_SLOT, fence)) {
+        broken = true;
+        return null;
+      }
+      drain();
+      if (broken) return null;
+      const changed = new Set(pending);
+      pending.clear();
+      return changed;
+    },
+    close() {
+      if (closed) return;
+      closed = true;
+      void worker.terminate();
+      port1.close();
+      fs.rmSync(fenceDir, { recursive: true, force: true });
+    },
+  };
+}

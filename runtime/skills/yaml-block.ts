@@ -1,0 +1,114 @@
+// Parses a frontmatter YAML block: a fast path for the plain `key: value` shape, the `yaml` package otherwise.
+import { parse as parseYaml, YAMLParseError } from "yaml";
+
+export type YamlParse =
+  | { ok: true; value: unknown }
+  | { ok: false; message: string; line: number; column: number };
+
+export interface YamlOptions {
+  /** Duplicate keys are an error (strict) or last-one-wins like PyYAML's safe_load (ucagent, lenient). */
+  uniqueKeys: boolean;
+}
+
+export function parseYamlBlock(yaml: string, options: YamlOptions): YamlParse {
+  const fast = parseSimpleMapping(yaml);
+  if (fast !== null) return { ok: true, value: fast };
+  try {
+    return { ok: true, value: parseYaml(yaml, { uniqueKeys: options.uniqueKeys, prettyErrors: true }) };
+  } catch (error) {
+    if (error instanceof YAMLParseError) {
+      const position = error.linePos?.[0];
+      const firstLine = error.message.split("\n")[0] ?? error.message;
+      return {
+        ok: false,
+        message: firstLine.replace(/ at line \d+, column \d+:?$/, ""),
+        line: position?.line ?? 1,
+        column: position?.col ?? 1,
+      };
+    }
+    throw error;
+  }
+}
+
+const KEY = /^[A-Za-z_][A-Za-z0-9_-]*$/;
+/** Plain scalars the YAML 1.2 core schema would resolve to something other than a string. */
+const NON_STRING_WORDS = new Set(["null", "Null", "NULL", "true", "True", "TRUE", "false", "False", "FALSE"]);
+
+/**
+ * The fast path: a mapping of `key: value` lines (one level of nesting under an empty `key:`), each
+ * value a plain scalar that the core schema resolves to a string, or a simple quoted string. Any other
+ * shape returns null so the full parser decides. Results are identical to `yaml`'s (see the
+ * differential test in test/skills/yaml-block.test.ts).
+ */
+export function parseSimpleMapping(yaml: string): Record<string, unknown> | null {
+  // Tabs, control characters and BOMs have their own YAML rules; let the full parser decide.
+  if (/[\u0000-\u0009\u000b\u000c\u000e-\u001f\u007f-\u009f\ufeff]/.test(yaml)) return null;
+  const result: Record<string, unknown> = {};
+  let nested: Record<string, string> | null = null;
+  let nestedIndent = 0;
+  let start = 0;
+  while (start < yaml.length) {
+    let end = yaml.indexOf("\n", start);
+    if (end === -1) end = yaml.length;
+    let line = yaml.slice(start, end);
+    start = end + 1;
+    if (line.endsWith("\r")) line = line.slice(0, -1);
+    if (line.includes("\r")) return null;
+    const trimmed = line.trimEnd();
+    if (trimmed === "") continue;
+    const indent = line.length - line.trimStart().length;
+    if (trimmed[indent] === "#") return null;
+    const colon = trimmed.indexOf(":", indent);
+    if (colon === -1) return null;
+    const key = trimmed.slice(indent, colon);
+    if (!KEY.test(key) || NON_STRING_WORDS.has(key) || key === "__proto__") return null;
+    const rest = trimmed.slice(colon + 1);
+    if (indent === 0) {
+      nested = null;
+      if (Object.hasOwn(result, key)) return null;
+      if (rest === "") {
+        nested = {};
+        nestedIndent = 0;
+        result[key] = nested;
+        continue;
+      }
+      const value = simpleValue(rest);
+      if (value === null) return null;
+      result[key] = value;
+      continue;
+    }
+    if (nested === null) return null;
+    if (nestedIndent === 0) nestedIndent = indent;
+    if (indent !== nestedIndent || Object.hasOwn(nested, key)) return null;
+    const value = simpleValue(rest);
+    if (value === null) return null;
+    nested[key] = value;
+  }
+  for (const value of Object.values(result)) {
+    // `key:` with nothing under it is null in YAML, not an empty mapping.
+    if (typeof value === "object" && value !== null && Object.keys(value).length === 0) return null;
+  }
+  return result;
+}
+
+/** `rest` is what follows the key's colon (already right-trimmed); returns the string or null when unsure. */
+function simpleValue(rest: string): string | null {
+  if (!rest.startsWith(" ")) return null;
+  const text = rest.trimStart();
+  if (text === "") return null;
+  const first = text[0] as string;
+  if (first === '"') {
+    if (text.length < 2 || !text.endsWith('"')) return null;
+    const inner = text.slice(1, -1);
+    return /["\\]/.test(inner) ? null : inner;
+  }
+  if (first === "'") {
+    if (text.length < 2 || !text.endsWith("'")) return null;
+    const inner = text.slice(1, -1);
+    return inner.includes("'") ? null : inner;
+  }
+  if ("-?:,[]{}#&*!|>%@`~+.0123456789".includes(first)) return null;
+  if (text.includes(": ") || text.includes(" #") || text.endsWith(":")) return null;
+  if (NON_STRING_WORDS.has(text)) return null;
+  return text;
+}

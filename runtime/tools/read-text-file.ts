@@ -1,0 +1,217 @@
+// ReadTextFile: numbered lines of a UTF-8 text file inside the workspace (no escape), recording reads of stage SKILL.md files.
+import { realpath, stat, readFile as readFileFs } from "node:fs/promises";
+import { isAbsolute, relative, resolve, sep } from "node:path";
+import { z } from "zod";
+import type { ReadRange } from "../stage/types.js";
+import { errorResult, okResult, resultFromError } from "./results.js";
+import type { Session, ToolDefinition, ToolResult } from "./types.js";
+
+/** Largest file ReadTextFile opens at all. */
+export const MAX_FILE_BYTES = 10 * 1024 * 1024;
+/** Largest answer (characters of numbered text); UCAgent's default max_read_size. */
+export const MAX_READ_CHARS = 131_072;
+
+export const readTextFileInput = z
+  .object({
+    path: z.string().min(1).describe("Text file path to read, relative to the workspace."),
+    start: z.number().int().default(1).describe("Start line index (1-based)."),
+    count: z.number().int().min(-1).default(-1).describe("Number of lines to read. -1 means to end of file."),
+  })
+  .strict();
+
+export type ReadTextFileInput = z.infer<typeof readTextFileInput>;
+
+export interface ReadTextFileDeps {
+  readFile: (path: string) => Promise<Buffer>;
+}
+
+const defaultDeps: ReadTextFileDeps = { readFile: (path) => readFileFs(path) };
+
+/** Splits like Python's readlines(): each line keeps its "\n"; no empty last line. */
+export function splitLines(text: string): string[] {
+  if (text.length === 0) return [];
+  const lines = text.split(/(?<=\n)/);
+  return lines;
+}
+
+function inside(root: string, candidate: string): boolean {
+  const rel = relative(root, candidate);
+  return rel === "" || (!rel.startsWith(`..${sep}`) && rel !== ".." && !isAbsolute(rel));
+}
+
+export async function readTextFile(
+  input: ReadTextFileInput,
+  session: Session,
+  deps: ReadTextFileDeps = defaultDeps,
+): Promise<ToolResult> {
+  const shown = input.path;
+  const root = session.paths.root;
+  if (isAbsolute(shown) || /^[A-Za-z]:[\\/]/.test(shown)) {
+    return errorResult(
+      "PATH_OUTSIDE_WORKSPACE",
+      `Path '${shown}' is absolute. Note: Leading '/' indicates an absolute path. Please provide a path relative to ` +
+        `the workspace (${root}), e.g. '.ucagent/skills/<skill>/SKILL.md'.`,
+      { path: shown },
+    );
+  }
+  const lexical = resolve(root, shown);
+  if (!inside(root, lexical)) {
+    return errorResult(
+      "PATH_OUTSIDE_WORKSPACE",
+      `File '${shown}' is not within the workspace: '..' leads outside ${root}. Please provide a path inside the workspace.`,
+      { path: shown },
+    );
+  }
+  let real: string;
+  let realRoot: string;
+  try {
+    realRoot = await realpath(root);
+    real = await realpath(lexical);
+  } catch {
+    return errorResult(
+      "FILE_NOT_FOUND",
+      `File ${shown} does not exist in workspace ${root}. Check the path (relative to the workspace); ListSkill shows ` +
+        "the SKILL.md paths of the skills.",
+      { path: shown },
+    );
+  }
+  if (!inside(realRoot, real)) {
+    return errorResult(
+      "PATH_OUTSIDE_WORKSPACE",
+      `File '${shown}' is not within the workspace: it is a symbolic link to ${real}, outside ${realRoot}. ` +
+        "Only files inside the workspace can be read.",
+      { path: shown, target: real },
+    );
+  }
+  const info = await stat(real);
+  if (info.isDirectory()) {
+    return errorResult(
+      "FILE_NOT_FOUND",
+      `Path '${shown}' is a directory, not a file. Please provide a file path (e.g. '${shown.replace(/\/$/, "")}/SKILL.md').`,
+      { path: shown },
+    );
+  }
+  if (!info.isFile()) {
+    return errorResult("NOT_TEXT", `Path '${shown}' is not a regular file, so it cannot be read as text.`, {
+      path: shown,
+    });
+  }
+  if (info.size > MAX_FILE_BYTES) {
+    return errorResult(
+      "FILE_TOO_LARGE",
+      `File ${shown} is ${info.size} bytes, over the ${MAX_FILE_BYTES}-byte limit of ReadTextFile. Read a smaller file.`,
+      { path: shown, size: info.size },
+    );
+  }
+  let bytes: Buffer;
+  try {
+    bytes = await deps.readFile(real);
+  } catch (error) {
+    return errorResult(
+      "FILE_NOT_FOUND",
+      `File ${shown} cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}). Check its permissions.`,
+      { path: shown },
+    );
+  }
+  let text: string;
+  try {
+    if (bytes.includes(0)) throw new Error("NUL byte");
+    text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+  } catch {
+    return errorResult(
+      "NOT_TEXT",
+      `File ${shown} is not a text file (it is not valid UTF-8 text). ReadTextFile reads text files only.`,
+      { path: shown },
+    );
+  }
+  const lines = splitLines(text);
+  const total = lines.length;
+  if (input.count === 0) {
+    return errorResult("INVALID_ARGS", `Count is 0, no lines to read from file ${shown}. Use count -1 to read to the end.`, {
+      path: shown,
+    });
+  }
+  if (total === 0) {
+    return okResult(`File ${shown} is empty (0 lines).\n\n[TXT_DATA]\n`, {
+      path: shown,
+      start: 1,
+      end: 0,
+      total_lines: 0,
+      content: "",
+    });
+  }
+  const first = Math.max(0, input.start - 1);
+  if (first >= total) {
+    return errorResult(
+      "INVALID_ARGS",
+      `Start line ${first + 1} is out of range (file has ${total} lines, valid range: 1-${total}).`,
+      { path: shown, total_lines: total },
+    );
+  }
+  const taken = input.count === -1 ? total - first : Math.min(input.count, total - first);
+  const slice = lines.slice(first, first + taken);
+  const width = String(first + taken).length;
+  const content = slice.map((line, i) => `${String(first + i + 1).padStart(width)}: ${line}`).join("");
+  if (content.length > MAX_READ_CHARS) {
+    return errorResult(
+      "FILE_TOO_LARGE",
+      `Read size ${content.length} characters exceeds the maximum read size of ${MAX_READ_CHARS} characters. ` +
+        `You need to specify a smaller range. Current range is (start=${first + 1}, count=${input.count >= 0 ? input.count : "ALL"}).`,
+      { path: shown, total_lines: total },
+    );
+  }
+  const range: ReadRange = { startLine: first + 1, endLine: first + taken, totalLines: total };
+  let evidence: Record<string, unknown> | null;
+  try {
+    evidence = await recordSkillRead(session, real, range);
+  } catch (error) {
+    return resultFromError(error);
+  }
+  const remaining = total - first - taken;
+  const header =
+    `Read ${taken}/${total} lines from '${shown}' (lines ${first + 1}-${first + taken}), ` +
+    `${remaining} lines remain after the read position.`;
+  return okResult(`${header}\n\n[TXT_DATA]\n${content}`, {
+    path: shown,
+    start: range.startLine,
+    end: range.endLine,
+    total_lines: total,
+    remaining_lines: remaining,
+    content: slice.join(""),
+    skill_read: evidence,
+  });
+}
+
+/** A read of a current-stage skill's SKILL.md (the workspace copy) is read evidence; other files record nothing. */
+async function recordSkillRead(
+  session: Session,
+  realFile: string,
+  range: ReadRange,
+): Promise<Record<string, unknown> | null> {
+  if (!session.skillsEnabled) return null;
+  const snapshot = session.catalog();
+  if (!snapshot) return null;
+  const stage = await session.engine.current();
+  if (!stage || stage.skillList.length === 0) return null;
+  for (const skill of snapshot.skills) {
+    if (!stage.skillList.includes(skill.id)) continue;
+    const skillFile = await realpath(skill.skillFile).catch(() => skill.skillFile);
+    if (skillFile !== realFile) continue;
+    const complete = await session.engine.recordRead(skill.id, range);
+    return { skill_id: skill.id, read_complete: complete };
+  }
+  return null;
+}
+
+export const readTextFileTool: ToolDefinition<typeof readTextFileInput> = {
+  name: "ReadTextFile",
+  description:
+    "Read lines from a text file in the workspace. Supports start line and line count. " +
+    `Max read size is ${MAX_READ_CHARS} characters. Each line is prefixed with its index. ` +
+    "Note: The file content in return data is after prefix '[TXT_DATA]\\n' and each line has prefix '<index>: '. " +
+    "The line index starts from 1. Paths are relative to the workspace; read a skill's SKILL.md (path from " +
+    "ListSkill) before applying the skill.",
+  inputSchema: readTextFileInput,
+  skillTool: false,
+  handler: (input, session) => readTextFile(input, session),
+};

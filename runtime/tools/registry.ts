@@ -1,0 +1,94 @@
+// The seven agent tools, which of them are offered (skill tools hidden when skills are off) and one safe way to call them.
+import type { z } from "zod";
+import { isSkillgateError } from "../errors.js";
+import { checkTool } from "./check.js";
+import { completeTool } from "./complete.js";
+import { formatInputError } from "./input-errors.js";
+import { listSkillTool } from "./list-skill.js";
+import { readTextFileTool } from "./read-text-file.js";
+import { errorResult, skillsDisabledResult } from "./results.js";
+import { runSkillScriptTool } from "./run-skill-script.js";
+import { setSkillUsageTool } from "./set-skill-usage.js";
+import { statusTool } from "./status.js";
+import type { Session, ToolDefinition, ToolName, ToolResult } from "./types.js";
+
+/** All tools in the order agents use them. */
+export const ALL_TOOLS: readonly ToolDefinition[] = [
+  listSkillTool,
+  readTextFileTool,
+  runSkillScriptTool,
+  setSkillUsageTool,
+  checkTool,
+  completeTool,
+  statusTool,
+] as ToolDefinition[];
+
+/** A minimal valid call of each tool, quoted in "how to fix" messages. */
+export const TOOL_EXAMPLES: Record<ToolName, string> = {
+  ListSkill: "{}",
+  ReadTextFile: '{"path": ".ucagent/skills/<group>/<skill>/SKILL.md", "start": 1, "count": -1}',
+  RunSkillScript: '{"commands": [["<skill_id>", "<script_filename>", "<args>"]]}',
+  SetSkillUsage: '{"skill_usage": {"<skill_id>": {"list": true, "read": true, "use": true}}}',
+  Check: "{}",
+  Complete: "{}",
+  Status: "{}",
+};
+
+/**
+ * Tools offered to an agent. With skills disabled, as in UCAgent, ListSkill, RunSkillScript and SetSkillUsage are
+ * not offered; ReadTextFile stays (it is UCAgent's general file reader, needed for guide_doc/ and the target).
+ */
+export function toolsFor(skillsEnabled: boolean): ToolDefinition[] {
+  return ALL_TOOLS.filter((tool) => skillsEnabled || !tool.skillTool);
+}
+
+export function findTool(name: string): ToolDefinition | undefined {
+  return ALL_TOOLS.find((tool) => tool.name === name);
+}
+
+/**
+ * Calls a tool by name with untrusted arguments. Unknown tools, bad arguments and failed work come back as
+ * isError results; a skill tool called while skills are disabled answers "skill support is disabled" (not an
+ * error). Only bugs throw.
+ */
+export async function callTool(session: Session, name: string, args: unknown): Promise<ToolResult> {
+  const tool = findTool(name);
+  if (!tool) {
+    const offered = toolsFor(session.skillsEnabled).map((candidate) => candidate.name);
+    const near = ALL_TOOLS.find((candidate) => candidate.name.toLowerCase() === name.toLowerCase());
+    return errorResult(
+      "USAGE",
+      `Unknown tool '${name}'.${near ? ` Did you mean '${near.name}'?` : ""} Available tools: ${offered.join(", ")}.`,
+      { tool: name, available: offered },
+    );
+  }
+  if (tool.skillTool && !session.skillsEnabled) return skillsDisabledResult(tool.name);
+  const input = args === undefined || args === null ? {} : args;
+  const parsed = (tool.inputSchema as z.ZodType).safeParse(input);
+  if (!parsed.success) {
+    return errorResult("INVALID_ARGS", formatInputError(tool.name, parsed.error, input, TOOL_EXAMPLES[tool.name]), {
+      tool: tool.name,
+      issues: parsed.error.issues.map((issue) => ({ path: issue.path.map(String), message: issue.message })),
+    });
+  }
+  let result: ToolResult;
+  try {
+    result = await tool.handler(parsed.data, session);
+  } catch (error) {
+    if (!isSkillgateError(error)) throw error;
+    result = errorResult(error.code, error.message, { details: error.details });
+  }
+  return withPendingWarnings(session, result);
+}
+
+/** Engine warnings (e.g. a tampered ledger) not yet shown by a stage tool are attached to this result. */
+function withPendingWarnings(session: Session, result: ToolResult): ToolResult {
+  const engine = session.engine as { drainWarnings?: () => string[] };
+  const warnings = typeof engine.drainWarnings === "function" ? engine.drainWarnings() : [];
+  if (warnings.length === 0) return result;
+  return {
+    ...result,
+    text: `${result.text}\n${warnings.map((warning) => `Warning: ${warning}`).join("\n")}`,
+    structured: { ...result.structured, warnings },
+  };
+}

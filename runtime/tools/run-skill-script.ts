@@ -1,0 +1,334 @@
+// RunSkillScript: validates every [skill_id, script, args] command first, then runs them in order (no shell) and records use.
+import { z } from "zod";
+import { type ErrorCode, isSkillgateError } from "../errors.js";
+import { checkScriptPath, filterRunEnv, resolveRunner, runPlanFor, runScript, splitArgs } from "../exec/index.js";
+import type { RunRequest, RunResult } from "../exec/types.js";
+import { normaliseSkillId } from "../skills/index.js";
+import type { SkillRecord } from "../skills/types.js";
+import { verifyCopiedFile } from "../workspace/index.js";
+import { bunExecutable } from "./bun-path.js";
+import { errorResult, okResult, resultFromError, skillRootMissingResult, skillsDisabledResult, workspaceRelative } from "./results.js";
+import type { Session, ToolDefinition, ToolResult } from "./types.js";
+
+const COMMANDS_JSON_SCHEMA = {
+  description:
+    "Non-empty list of commands, each [skill_id, script_filename, args]: skill_id is the Skill ID shown by ListSkill " +
+    "(e.g. 'review/static-bug-analysis'), script_filename a file listed under its Script Path (bare name, e.g. " +
+    "'find_bugs.ts'), args one string split like a POSIX shell (Python shlex; no shell runs, so $VAR, | and > are " +
+    "passed literally; use \"\" for none). A JSON string of that list is accepted too. All commands are validated " +
+    "before any runs; they run in order and stop at the first failure.",
+  anyOf: [
+    {
+      type: "array",
+      minItems: 1,
+      items: { type: "array", items: { type: "string" }, minItems: 3, maxItems: 3 },
+    },
+    { type: "string" },
+  ],
+};
+
+export const runSkillScriptInput = z
+  .object({
+    commands: z.unknown().meta(COMMANDS_JSON_SCHEMA),
+  })
+  .strict();
+
+export type RunSkillScriptInput = z.infer<typeof runSkillScriptInput>;
+
+export interface PreparedCommand {
+  index: number;
+  skill: SkillRecord;
+  script: string;
+  scriptPath: string;
+  args: string[];
+  runner: string;
+  runnerSource: string;
+}
+
+export interface CommandRecord {
+  index: number;
+  skill_id: string;
+  script: string;
+  argv: string[];
+  exit_code: number | null;
+  signal: string | null;
+  timed_out: boolean;
+  duration_ms: number;
+  output: string;
+  status: RunResult["status"];
+  sandboxed: boolean;
+  truncated: boolean;
+  warnings: string[];
+  message?: string;
+}
+
+type Invalid = { ok: false; result: ToolResult };
+
+const FORMAT_HINT =
+  'Expected a non-empty list of [skill_id, script_filename, args], e.g. {"commands": [["review/static-bug-analysis", ' +
+  '"find_bugs.ts", "--src dut"]]}.';
+
+function invalid(index: number, message: string, code: ErrorCode = "INVALID_ARGS"): Invalid {
+  return {
+    ok: false,
+    result: errorResult(
+      code,
+      `Command ${index} invalid: ${message}\nNo command was run (every command is validated before any runs).`,
+      { invalid_command: index },
+    ),
+  };
+}
+
+function show(value: unknown): string {
+  const text = JSON.stringify(value);
+  return text === undefined ? String(value) : text.length > 120 ? `${text.slice(0, 117)}...` : text;
+}
+
+/** Accepts the array itself or a JSON string of it. */
+export function parseCommandList(raw: unknown): { ok: true; commands: unknown[] } | Invalid {
+  let value = raw;
+  if (typeof value === "string") {
+    try {
+      value = JSON.parse(value);
+    } catch (error) {
+      return {
+        ok: false,
+        result: errorResult(
+          "INVALID_ARGS",
+          `RunSkillScript: 'commands' is a string but not valid JSON (${(error as Error).message}). ${FORMAT_HINT}`,
+        ),
+      };
+    }
+  }
+  if (value === undefined) {
+    return { ok: false, result: errorResult("INVALID_ARGS", `RunSkillScript: 'commands' is required. ${FORMAT_HINT}`) };
+  }
+  if (!Array.isArray(value) || value.length === 0) {
+    return {
+      ok: false,
+      result: errorResult(
+        "INVALID_ARGS",
+        `RunSkillScript: 'commands' must be a non-empty list, got ${show(value)}. ${FORMAT_HINT}`,
+      ),
+    };
+  }
+  return { ok: true, commands: value };
+}
+
+/** Validates one command; never runs anything. */
+export async function prepareCommand(
+  session: Session,
+  skills: SkillRecord[],
+  raw: unknown,
+  index: number,
+): Promise<{ ok: true; command: PreparedCommand } | Invalid> {
+  if (!Array.isArray(raw) || raw.length !== 3 || !raw.every((part) => typeof part === "string")) {
+    return invalid(index, `expected [skill_id, script_filename, args] (three strings), got ${show(raw)}.`);
+  }
+  const [rawId, script, argText] = raw as [string, string, string];
+  if (rawId.trim() === "") return invalid(index, "skill_id is empty; use a Skill ID shown by ListSkill.");
+  if (script.trim() === "") return invalid(index, `script_filename is empty; use a file listed under the skill's Script Path.`);
+  const id = normaliseSkillId(rawId);
+  const skill = id === null ? undefined : skills.find((candidate) => candidate.id === id);
+  if (!skill) {
+    const known = skills.map((candidate) => candidate.id).join(", ");
+    return invalid(
+      index,
+      `skill '${rawId}' not found in ${workspaceRelative(session, session.paths.skillsDir)}; call ListSkill and use ` +
+        `a Skill ID it shows (available: ${known || "none"}).`,
+      "SKILL_NOT_FOUND",
+    );
+  }
+  let scriptPath: string;
+  try {
+    scriptPath = await checkScriptPath(skill.dir, script);
+  } catch (error) {
+    if (isSkillgateError(error)) return invalid(index, error.message, error.code);
+    throw error;
+  }
+  if (!skill.scripts.includes(script)) {
+    return invalid(
+      index,
+      `script '${script}' is not a script of skill '${skill.id}'; its scripts are: ${skill.scripts.join(", ") || "none"}.`,
+      "SCRIPT_NOT_FOUND",
+    );
+  }
+  let args: string[];
+  try {
+    args = splitArgs(argText);
+  } catch (error) {
+    if (isSkillgateError(error)) return invalid(index, error.message, error.code);
+    throw error;
+  }
+  const verified = await verifyCopiedFile(session.paths, scriptPath);
+  if (!verified.ok) return invalid(index, verified.message, "SCRIPT_MODIFIED");
+  try {
+    const { runner, source } = await resolveRunner({ scriptPath, skillDir: skill.dir, skillsRoot: session.paths.skillsDir });
+    return { ok: true, command: { index, skill, script, scriptPath, args, runner, runnerSource: source } };
+  } catch (error) {
+    if (isSkillgateError(error)) return invalid(index, error.message, error.code);
+    throw error;
+  }
+}
+
+export interface RunSkillScriptDeps {
+  runScript: (request: RunRequest) => Promise<RunResult>;
+  env: NodeJS.ProcessEnv;
+}
+
+const defaultDeps: RunSkillScriptDeps = { runScript, env: process.env };
+
+export function requestFor(
+  session: Session,
+  command: PreparedCommand,
+  hostEnv: NodeJS.ProcessEnv,
+): { request: RunRequest; warnings: string[] } {
+  const plan = runPlanFor(session.config.exec, command.skill, hostEnv);
+  const env: Record<string, string> = { DUT: session.runtime.DUT, OUT: session.runtime.OUT };
+  // For the js-runner skill. Passed only while exec's allow-list lets it through (it refuses SKILLGATE_* names
+  // today); bun is on the script's PATH either way.
+  const bun = bunExecutable();
+  if (bun && filterRunEnv({ SKILLGATE_BUN: bun }).dropped.length === 0) env.SKILLGATE_BUN = bun;
+  Object.assign(env, plan.extraEnv);
+  return {
+    request: {
+      runner: command.runner,
+      scriptPath: command.scriptPath,
+      args: command.args,
+      cwd: session.paths.root,
+      skillDir: command.skill.dir,
+      writablePaths: [session.paths.root],
+      env,
+      network: plan.network,
+      persistentPaths: plan.persistentPaths,
+      limits: plan.limits,
+      sandboxLevel: plan.sandboxLevel,
+      allowUnsandboxed: session.config.exec.allow_unsandboxed,
+    },
+    warnings: plan.warnings,
+  };
+}
+
+function recordOf(command: PreparedCommand, result: RunResult, planWarnings: string[]): CommandRecord {
+  return {
+    index: command.index,
+    skill_id: command.skill.id,
+    script: command.script,
+    argv: result.argv,
+    exit_code: result.exitCode,
+    signal: result.signal,
+    timed_out: result.timedOut,
+    duration_ms: result.durationMs,
+    output: result.output,
+    status: result.status,
+    sandboxed: result.sandboxed,
+    truncated: result.truncated,
+    warnings: [...planWarnings, ...result.warnings],
+    ...(result.message ? { message: result.message } : {}),
+  };
+}
+
+function failureLine(record: CommandRecord, limits: RunRequest["limits"]): string {
+  switch (record.status) {
+    case "nonzero_exit":
+      return `Command ${record.index} failed with exit code ${record.exit_code}:`;
+    case "timeout":
+      return `Command ${record.index} failed: timed out after ${limits.timeoutMs / 1000} s (raise exec.timeout_seconds or exec.skill_overrides if the script needs longer):`;
+    case "signal":
+      return `Command ${record.index} failed: killed by signal ${record.signal}:`;
+    case "memory_limit":
+      return `Command ${record.index} failed: memory limit of ${Math.round(limits.memoryBytes / 1048576)} MiB exceeded (exec.memory_mb):`;
+    case "output_limit":
+      return `Command ${record.index} failed: output limit of ${limits.outputBytes} bytes exceeded (exec.output_bytes):`;
+    default:
+      return `Command ${record.index} failed (${record.status}): ${record.message ?? ""}`;
+  }
+}
+
+function argvText(session: Session, argv: string[]): string {
+  return argv
+    .map((part) => (part.startsWith(session.paths.root) ? workspaceRelative(session, part) : part))
+    .map((part) => (/^[\w@%+=:,./-]+$/.test(part) ? part : `'${part.replace(/'/g, "'\\''")}'`))
+    .join(" ");
+}
+
+export async function runSkillScript(
+  input: RunSkillScriptInput,
+  session: Session,
+  deps: RunSkillScriptDeps = defaultDeps,
+): Promise<ToolResult> {
+  if (!session.skillsEnabled) return skillsDisabledResult("RunSkillScript");
+  const snapshot = session.catalog();
+  if (!snapshot) return skillRootMissingResult(session);
+  const parsed = parseCommandList(input.commands);
+  if (!parsed.ok) return parsed.result;
+  const prepared: PreparedCommand[] = [];
+  for (const [i, raw] of parsed.commands.entries()) {
+    const outcome = await prepareCommand(session, snapshot.skills, raw, i + 1);
+    if (!outcome.ok) return outcome.result;
+    prepared.push(outcome.command);
+  }
+  const records: CommandRecord[] = [];
+  const sections: string[] = [];
+  for (const command of prepared) {
+    const { request, warnings } = requestFor(session, command, deps.env);
+    const result = await deps.runScript(request);
+    const record = recordOf(command, result, warnings);
+    records.push(record);
+    if (record.status !== "ok") {
+      const done = command.index - 1;
+      const skipped = prepared.length - command.index;
+      const notes = [
+        done === 0
+          ? "No earlier command ran."
+          : `${done === 1 ? "Command 1 succeeded; its" : `Commands 1-${done} succeeded; their`} side effects stay (nothing is rolled back).`,
+        skipped === 0
+          ? ""
+          : skipped === 1
+            ? `Command ${prepared.length} was not run.`
+            : `Commands ${command.index + 1}-${prepared.length} were not run.`,
+        "Fix the cause shown above and call RunSkillScript again.",
+      ].filter(Boolean);
+      sections.push(`${failureLine(record, request.limits)}\n${record.output}`.trimEnd());
+      return errorResult(failureCode(record), `${sections.join("\n\n")}\n\n${notes.join(" ")}`, {
+        commands: records,
+        failed_command: command.index,
+        ran: records.length,
+        total: prepared.length,
+      });
+    }
+    // Run warnings (limits not enforceable on this host, refused declarations) stay in the structured records.
+    sections.push(`Command ${command.index} (${argvText(session, record.argv)}) exit code 0:\n${record.output}`.trimEnd());
+  }
+  let evidence: string[] = [];
+  try {
+    const stage = await session.engine.current();
+    const stageIds = new Set(stage?.skillList ?? []);
+    evidence = [...new Set(prepared.map((command) => command.skill.id))].filter((id) => stageIds.has(id));
+    if (evidence.length > 0) {
+      await session.engine.recordUse(evidence, {
+        commands: records.map((record) => ({ skill_id: record.skill_id, script: record.script, argv: record.argv })),
+      });
+    }
+  } catch (error) {
+    return resultFromError(error);
+  }
+  return okResult(sections.join("\n\n"), { commands: records, ran: records.length, total: prepared.length, used: evidence });
+}
+
+function failureCode(record: CommandRecord): ErrorCode {
+  if (record.status === "sandbox_unavailable") return "SANDBOX_UNAVAILABLE";
+  if (record.status === "refused") return "SCAN_REFUSED";
+  return "SCRIPT_FAILED";
+}
+
+export const runSkillScriptTool: ToolDefinition<typeof runSkillScriptInput> = {
+  name: "RunSkillScript",
+  description:
+    "Run the commands in a list declared in the SKILL.md of a skill. Each command is [skill_id, script_filename, " +
+    "args] (Skill ID and script file as shown by ListSkill). Commands run in order without a shell, in the " +
+    "workspace, with DUT and OUT set; the call stops at the first failure and earlier side effects stay.",
+  inputSchema: runSkillScriptInput,
+  skillTool: true,
+  handler: (input, session) => runSkillScript(input, session),
+};

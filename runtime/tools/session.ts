@@ -1,0 +1,96 @@
+// Opens a workspace for the tools: layered config, init when needed, runtime config, live skill catalog, stage engine.
+import { existsSync } from "node:fs";
+import { loadConfig, skillFlagsFromArgv, skillgateHome } from "../config/index.js";
+import type { SkillgateConfig } from "../config/schema.js";
+import { createCatalog } from "../skills/index.js";
+import type { CatalogSnapshot } from "../skills/types.js";
+import { createStageEngine } from "../stage/index.js";
+import { type InitProgress, initWorkspace, readRuntimeConfig } from "../workspace/index.js";
+import { workspacePaths } from "../workspace/paths.js";
+import type { Session } from "./types.js";
+
+export interface SkillFlags {
+  useSkill?: boolean;
+  extraSkillPaths?: string[];
+}
+
+export interface OpenSessionOptions {
+  /** Workspace folder (created by init when it does not exist). */
+  workspace: string;
+  /** `--config FILE` layer. */
+  configFile?: string;
+  /** Raw skill flags as typed (`--use-skill`, `--no-use-skill`, `--extra-skill-path P`); last one wins. */
+  argvFlags?: string[];
+  /** Already parsed skill flags; merged over argvFlags. */
+  flags?: SkillFlags;
+  /** Re-run init (copy the pack, refresh hashes) even when the workspace is already initialised. */
+  init?: boolean;
+  /** Progress of a long init copy (the CLI prints it on stderr). */
+  onProgress?: (progress: InitProgress) => void;
+  env?: NodeJS.ProcessEnv;
+  /** Forget the last Check when the engine starts (UCAgent semantics after a restart); the MCP server sets it. */
+  resetCheckOnStart?: boolean;
+}
+
+export interface OpenedSession extends Session {
+  /** Config files that were layered, in order. */
+  configSources: string[];
+  /** True when this call ran init. */
+  initialised: boolean;
+}
+
+/** Builds the Session every tool handler receives; throws SkillgateError on bad config or flags. */
+export async function openSession(options: OpenSessionOptions): Promise<OpenedSession> {
+  const paths = workspacePaths(options.workspace);
+  const parsed = skillFlagsFromArgv(options.argvFlags ?? []);
+  const flags = {
+    useSkill: options.flags?.useSkill ?? parsed.useSkill,
+    extraSkillPaths: [...parsed.extraSkillPaths, ...(options.flags?.extraSkillPaths ?? [])],
+  };
+  const { config, sources } = await loadConfig({
+    workspace: paths.root,
+    configFile: options.configFile,
+    flags,
+    env: options.env,
+  });
+  const needsInit = options.init === true || !existsSync(paths.runtimeConfig);
+  if (needsInit) {
+    await initWorkspace({ workspace: paths.root, config, onProgress: options.onProgress });
+  }
+  const runtime = await readRuntimeConfig(paths);
+  const skillsEnabled = config.skill.use_skill;
+  const catalog = liveCatalog(paths.skillsDir, skillsEnabled);
+  const engine = await createStageEngine({
+    paths,
+    config,
+    runtime,
+    skillsEnabled,
+    catalog,
+    home: skillgateHome(options.env),
+    resetCheckOnStart: options.resetCheckOnStart ?? false,
+  });
+  return {
+    paths,
+    config: config as SkillgateConfig,
+    runtime,
+    skillsEnabled,
+    catalog,
+    engine,
+    configSources: sources,
+    initialised: needsInit,
+  };
+}
+
+/** A catalog getter that notices the skill folder disappearing or coming back. */
+function liveCatalog(skillsDir: string, skillsEnabled: boolean): () => CatalogSnapshot | null {
+  let catalog: ReturnType<typeof createCatalog> | null = null;
+  return () => {
+    if (!skillsEnabled) return null;
+    if (!existsSync(skillsDir)) {
+      catalog = null;
+      return null;
+    }
+    catalog ??= createCatalog(skillsDir);
+    return catalog.snapshot();
+  };
+}

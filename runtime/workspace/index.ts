@@ -1,0 +1,24 @@
+// Public API of the workspace: paths, init (pack copy + runtime_config.json), integrity checks, atomic state writes.
+
+export type { AtomicWriteOptions } from "./atomic.js";
+export { writeFileAtomic } from "./atomic.js";
+export { sha256File } from "./hash.js";
+export type { InitOptions, InitProgress, InitReport } from "./init.js";
+export { initWorkspace } from "./init.js";
+export type { LockOptions } from "./lock.js";
+export { withWorkspaceLock } from "./lock.js";
+export type { CopyManifest, ManifestEntry } from "./manifest.js";
+export { readManifest } from "./manifest.js";
+export { bundledPackRoot, packageRoot } from "./pack-root.js";
+export type { WorkspacePaths } from "./paths.js";
+export { workspacePaths } from "./paths.js";
+export type { CopyPlan, PlannedFile } from "./plan.js";
+export { planCopy } from "./plan.js";
+export {
+  buildRuntimeConfig,
+  RuntimeConfigSchema,
+  readRuntimeConfig,
+  resolveWorkspacePlaceholders,
+} from "./runtime-config.js";
+export type { VerifyResult } from "./verify.js";
+export { verifyCopiedFile } from "./verify.js";

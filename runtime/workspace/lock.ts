@@ -1,0 +1,86 @@
+// Serialises state writes to one workspace across processes (proper-lockfile) and within one process.
+import { AsyncLocalStorage } from "node:async_hooks";
+import { mkdir } from "node:fs/promises";
+import { dirname } from "node:path";
+import lockfile from "proper-lockfile";
+import { SkillgateError } from "../errors.js";
+import type { WorkspacePaths } from "./paths.js";
+
+export interface LockOptions {
+  /** Give up after this long (default 30 s). */
+  timeoutMs?: number;
+  /** A lock not refreshed for this long belongs to a dead process and is taken over (default 10 s, min 2 s). */
+  staleMs?: number;
+  sleep?: (ms: number) => Promise<void>;
+}
+
+const heldInContext = new AsyncLocalStorage<Set<string>>();
+const inProcessTail = new Map<string, Promise<unknown>>();
+
+const defaultSleep = (ms: number) => new Promise<void>((done) => setTimeout(done, ms));
+
+async function acquire(lockPath: string, options: LockOptions): Promise<() => Promise<void>> {
+  const timeoutMs = options.timeoutMs ?? 30_000;
+  const staleMs = Math.max(2_000, options.staleMs ?? 10_000);
+  const sleep = options.sleep ?? defaultSleep;
+  const deadline = Date.now() + timeoutMs;
+  await mkdir(dirname(lockPath), { recursive: true });
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await lockfile.lock(lockPath, {
+        lockfilePath: lockPath,
+        realpath: false,
+        stale: staleMs,
+        retries: 0,
+        // A lost lock must not crash an MCP server from a timer; the holder's work is already under way.
+        onCompromised: () => undefined,
+      });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "ELOCKED") throw error;
+      if (Date.now() >= deadline) {
+        throw new SkillgateError(
+          "LOCK_TIMEOUT",
+          `could not take the workspace lock ${lockPath} within ${timeoutMs < 1000 ? `${timeoutMs} ms` : `${Math.round(timeoutMs / 1000)} s`}: another skillgate process (MCP server or CLI call) holds it; wait for it to finish and retry, or if no skillgate process is running, delete ${lockPath}`,
+          { lockPath },
+        );
+      }
+      await sleep(Math.min(250, 10 * 2 ** Math.min(attempt, 5)) * (0.5 + Math.random()));
+    }
+  }
+}
+
+/**
+ * Runs fn while holding the workspace lock. Nested calls in the same async flow reuse the held lock;
+ * concurrent calls in one process queue up before competing with other processes.
+ */
+export async function withWorkspaceLock<T>(
+  paths: Pick<WorkspacePaths, "lockFile">,
+  fn: () => Promise<T> | T,
+  options: LockOptions = {},
+): Promise<T> {
+  const lockPath = paths.lockFile;
+  const held = heldInContext.getStore();
+  if (held?.has(lockPath)) return fn();
+
+  const previous = inProcessTail.get(lockPath) ?? Promise.resolve();
+  let releaseQueue!: () => void;
+  const mine = new Promise<void>((done) => {
+    releaseQueue = done;
+  });
+  const tail = previous.then(() => mine);
+  inProcessTail.set(lockPath, tail);
+  await previous;
+  try {
+    const release = await acquire(lockPath, options);
+    try {
+      const nextHeld = new Set(held ?? []);
+      nextHeld.add(lockPath);
+      return await heldInContext.run(nextHeld, () => Promise.resolve(fn()));
+    } finally {
+      await release().catch(() => undefined);
+    }
+  } finally {
+    releaseQueue();
+    if (inProcessTail.get(lockPath) === tail) inProcessTail.delete(lockPath);
+  }
+}

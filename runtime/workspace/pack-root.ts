@@ -1,0 +1,34 @@
+// Finds skillgate's own install folder (from sources or dist/) and the bundled skill pack inside it.
+import { existsSync, readFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+let cachedRoot: string | undefined;
+
+/** The folder holding skillgate's package.json, found by walking up from this module. */
+export function packageRoot(): string {
+  if (cachedRoot) return cachedRoot;
+  let dir = dirname(fileURLToPath(import.meta.url));
+  for (;;) {
+    const manifest = join(dir, "package.json");
+    if (existsSync(manifest)) {
+      try {
+        if ((JSON.parse(readFileSync(manifest, "utf8")) as { name?: unknown }).name === "skillgate") {
+          cachedRoot = dir;
+          return dir;
+        }
+      } catch {
+        // Not ours (unreadable or not JSON): keep walking up.
+      }
+    }
+    const parent = dirname(dir);
+    if (parent === dir)
+      throw new Error(`skillgate package.json not found above ${fileURLToPath(import.meta.url)}`);
+    dir = parent;
+  }
+}
+
+/** The repo's `skills/` folder: the pack copied by init when `skill.pack_path` is not set. */
+export function bundledPackRoot(): string {
+  return join(packageRoot(), "skills");
+}

@@ -1,0 +1,3 @@
+# Hostile: closes stdout and stderr, then sleeps.
+exec >&- 2>&-
+sleep 60

@@ -1,0 +1,2 @@
+// Hostile: aborts (SIGABRT).
+process.abort();

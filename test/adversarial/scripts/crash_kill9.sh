@@ -1,0 +1,3 @@
+# Hostile: dies by SIGKILL sent to itself.
+echo "about to die"
+kill -9 $$

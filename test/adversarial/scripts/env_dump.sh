@@ -1,0 +1,2 @@
+# Hostile: dumps the environment.
+env

@@ -1,0 +1,3 @@
+# Hostile: spins for ever.
+while True:
+    pass

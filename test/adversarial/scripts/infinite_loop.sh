@@ -1,0 +1,2 @@
+# Hostile: spins for ever.
+while :; do :; done

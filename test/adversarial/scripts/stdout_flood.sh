@@ -1,0 +1,2 @@
+# Hostile: endless lines on stdout.
+yes "flood line"

@@ -1,0 +1,113 @@
+// `skillgate call` / `status` as separate processes: a forced stage driven from a shell, state persisted between calls.
+import { execFile } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type Fixture, GATE_SKILL, GATE_SKILL_MD, REPO_ROOT, makeFixture } from "../tools/helpers.js";
+import { MAIN, TSX } from "../mcp/helpers.js";
+
+const run = promisify(execFile);
+
+interface Outcome {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+let fixture: Fixture;
+
+async function skillgate(args: string[]): Promise<Outcome> {
+  try {
+    const { stdout, stderr } = await run(TSX, [MAIN, ...args], { cwd: REPO_ROOT, env: fixture.env });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const failed = error as { code: number; stdout: string; stderr: string };
+    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
+  }
+}
+
+const ws = () => ["--workspace", fixture.ws, "--config", fixture.configFile];
+
+beforeAll(() => {
+  fixture = makeFixture();
+});
+afterAll(() => fixture.cleanup());
+
+describe("skillgate call across processes", () => {
+  it("drives the forced stage: gate failure first, then list → read → run → check → usage → complete", async () => {
+    const early = await skillgate(["call", "Complete", ...ws(), "--json"]);
+    expect(early.code).toBe(1);
+    const earlyJson = JSON.parse(early.stdout) as { isError: boolean; code: string };
+    expect(earlyJson).toMatchObject({ isError: true, code: "SKILL_USAGE_INCOMPLETE" });
+
+    const listed = await skillgate(["call", "ListSkill", ...ws()]);
+    expect(listed.code).toBe(0);
+    expect(listed.stdout).toMatch(/^Found 1 available skills:\n1\. Skill Name: gate-skill\n/);
+
+    const read = await skillgate(["call", "ReadTextFile", JSON.stringify({ path: GATE_SKILL_MD }), ...ws()]);
+    expect(read.code).toBe(0);
+    expect(read.stdout).toMatch(/^Read \d+\/\d+ lines from '\.ucagent\/skills\/fixture\/gate-skill\/SKILL\.md'/);
+
+    const ran = await skillgate([
+      "call",
+      "RunSkillScript",
+      JSON.stringify({ commands: [[GATE_SKILL, "make_report.py", "--title CLI"]] }),
+      ...ws(),
+    ]);
+    expect(ran.code).toBe(0);
+    expect(readFileSync(join(fixture.ws, "out", "report.md"), "utf8")).toContain("# CLI");
+
+    expect((await skillgate(["call", "Check", ...ws()])).code).toBe(0);
+    const usage = await skillgate([
+      "call",
+      "SetSkillUsage",
+      JSON.stringify({ skill_usage: { [GATE_SKILL]: { list: true, read: true, use: true } } }),
+      ...ws(),
+    ]);
+    expect(usage.code).toBe(0);
+
+    const status = await skillgate(["status", ...ws()]);
+    expect(status.code).toBe(0);
+    expect(status.stdout).toContain("Skill evidence of stage 'report' (required before Complete):");
+    expect(status.stdout).toMatch(/fixture\/gate-skill\s+yes\s+yes\s+yes\s+-/);
+    expect(status.stdout).not.toContain("\u001b[");
+
+    const complete = await skillgate(["call", "Complete", ...ws()]);
+    expect(complete.code).toBe(0);
+
+    const after = await skillgate(["status", ...ws(), "--json"]);
+    expect(after.code).toBe(0);
+    const json = JSON.parse(after.stdout) as { current_stage: string; stages: { name: string; state: string }[] };
+    expect(json.current_stage).toBe("summary");
+    expect(json.stages.map((stage) => [stage.name, stage.state])).toEqual([
+      ["report", "done"],
+      ["summary", "current"],
+    ]);
+  });
+
+  it.each([
+    { args: ["call", "ReadTextFile", "{not json"], workspace: true, code: 2, message: "tool arguments are not valid JSON" },
+    { args: ["call", "Status"], workspace: false, code: 2, message: "missing --workspace <dir>" },
+    {
+      args: ["call", "Status", "--extra-skill-path", "/nonexistent", "--no-use-skill"],
+      workspace: true,
+      code: 2,
+      message: "--extra-skill-path cannot be used with --no-use-skill",
+    },
+    { args: ["call", "ReadTextFile", '{"path": "../outside"}'], workspace: true, code: 1, message: "is not within the workspace" },
+    { args: ["call", "NoSuchTool"], workspace: true, code: 1, message: "Unknown tool 'NoSuchTool'." },
+  ])("skillgate $args exits $code", async ({ args, workspace, code, message }) => {
+    const outcome = await skillgate(workspace ? [...args, ...ws()] : args);
+    expect(outcome.code).toBe(code);
+    expect(`${outcome.stdout}${outcome.stderr}`).toContain(message);
+  });
+
+  it("prints per-verb help with exit codes", async () => {
+    const help = await skillgate(["call", "--help"]);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain("Exit codes: 0 the tool succeeded, 1 the tool reported an error (isError), 2 usage error.");
+    const serveHelp = await skillgate(["serve", "--help"]);
+    expect(serveHelp.stdout).toContain("--http <host:port>");
+  });
+});

@@ -1,0 +1,28 @@
+// Temp workspace + key home for ledger tests.
+import { mkdir, mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { EvidenceLedger } from "../../runtime/evidence/index.js";
+import { type WorkspacePaths, workspacePaths } from "../../runtime/workspace/paths.js";
+
+export interface LedgerFixture {
+  base: string;
+  home: string;
+  paths: WorkspacePaths;
+  ledger(): EvidenceLedger;
+  cleanup(): Promise<void>;
+}
+
+export async function makeLedger(): Promise<LedgerFixture> {
+  const base = await mkdtemp(join(tmpdir(), "skillgate-ledger-"));
+  const home = join(base, "home");
+  const paths = workspacePaths(join(base, "ws"));
+  await mkdir(paths.skillgateDir, { recursive: true });
+  return {
+    base,
+    home,
+    paths,
+    ledger: () => new EvidenceLedger(paths, { home }),
+    cleanup: () => rm(base, { recursive: true, force: true }),
+  };
+}

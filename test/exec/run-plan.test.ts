@@ -1,0 +1,128 @@
+// runPlanFor: limits from config and overrides (capped), and the skill's network/env/cache declarations.
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { ExecSchema } from "../../runtime/config/schema.js";
+import { envNameProblem, filterRunEnv, runPlanFor } from "../../runtime/exec/index.js";
+
+const MIB = 1024 * 1024;
+const home = "/tmp/skillgate-home-test";
+const hostEnv = { SKILLGATE_HOME: home, API_TOKEN: "t0k", LD_PRELOAD: "/evil.so" };
+
+function skill(metadata: Record<string, string>, id = "group/skill") {
+  return { id, metadata };
+}
+
+describe("runPlanFor", () => {
+  it("takes the defaults of the exec config", () => {
+    const plan = runPlanFor(ExecSchema.parse({}), skill({}), hostEnv);
+    expect(plan).toEqual({
+      limits: {
+        timeoutMs: 30_000,
+        memoryBytes: 512 * MIB,
+        outputBytes: 1_048_576,
+        maxProcesses: 256,
+        maxFileSizeBytes: 256 * MIB,
+        maxOpenFiles: 1024,
+      },
+      sandboxLevel: 2,
+      network: false,
+      envNames: [],
+      persistentPaths: [],
+      extraEnv: {},
+      warnings: [],
+    });
+  });
+
+  it("applies per-skill overrides and caps the timeout at max_timeout_seconds", () => {
+    const exec = ExecSchema.parse({
+      timeout_seconds: 900,
+      max_timeout_seconds: 120,
+      skill_overrides: { "group/skill": { memory_mb: 64, output_bytes: 10, sandbox_level: 3 }, other: { timeout_seconds: 5 } },
+    });
+    const plan = runPlanFor(exec, skill({}), hostEnv);
+    expect(plan.limits.timeoutMs).toBe(120_000);
+    expect(plan.limits.memoryBytes).toBe(64 * MIB);
+    expect(plan.limits.outputBytes).toBe(10);
+    expect(plan.sandboxLevel).toBe(3);
+    expect(runPlanFor(exec, skill({}, "other"), hostEnv).limits.timeoutMs).toBe(5_000);
+    const capped = ExecSchema.parse({ max_timeout_seconds: 60, skill_overrides: { x: { timeout_seconds: 3600 } } });
+    expect(runPlanFor(capped, skill({}, "x"), hostEnv).limits.timeoutMs).toBe(60_000);
+  });
+
+  it("grants the network only for skillgate-network: true", () => {
+    const exec = ExecSchema.parse({});
+    expect(runPlanFor(exec, skill({ "skillgate-network": "true" }), hostEnv).network).toBe(true);
+    expect(runPlanFor(exec, skill({ "skillgate-network": "false" }), hostEnv)).toMatchObject({ network: false, warnings: [] });
+    expect(runPlanFor(exec, skill({ "skillgate-network": "yes" }), hostEnv)).toMatchObject({
+      network: false,
+      warnings: ['skill \'group/skill\': metadata skillgate-network is "yes"; only "true" grants the network, so it stays off'],
+    });
+  });
+
+  it("passes declared host variables and refuses dangerous ones", () => {
+    const plan = runPlanFor(
+      ExecSchema.parse({}),
+      skill({ "skillgate-env": "API_TOKEN, MISSING_ONE,LD_PRELOAD,NODE_OPTIONS,PYTHONPATH,HTTPS_PROXY,PATH,UV_CACHE_DIR,bad-name" }),
+      hostEnv,
+    );
+    expect(plan.envNames).toEqual(["API_TOKEN", "MISSING_ONE"]);
+    expect(plan.extraEnv).toEqual({ API_TOKEN: "t0k" });
+    expect(plan.warnings).toEqual([
+      "skill 'group/skill': metadata skillgate-env names LD_PRELOAD, which belongs to a family that loads code, reroutes traffic or controls skillgate; it is not passed",
+      "skill 'group/skill': metadata skillgate-env names NODE_OPTIONS, which can change how interpreters or shells load code; it is not passed",
+      "skill 'group/skill': metadata skillgate-env names PYTHONPATH, which belongs to a family that loads code, reroutes traffic or controls skillgate; it is not passed",
+      "skill 'group/skill': metadata skillgate-env names HTTPS_PROXY, which reroutes network traffic; it is not passed",
+      "skill 'group/skill': metadata skillgate-env names PATH, which is set by skillgate itself; it is not passed",
+      "skill 'group/skill': metadata skillgate-env names UV_CACHE_DIR, which is set by a cache declaration; it is not passed",
+      "skill 'group/skill': metadata skillgate-env names bad-name, which is not a valid variable name; it is not passed",
+    ]);
+  });
+
+  it("maps uv and bun caches under <skillgateHome>/cache", () => {
+    const plan = runPlanFor(ExecSchema.parse({}), skill({ "skillgate-cache": "uv, bun, pip" }), hostEnv);
+    const uv = join(home, "cache", "uv");
+    const bun = join(home, "cache", "bun");
+    expect(plan.persistentPaths).toEqual([uv, bun]);
+    expect(plan.extraEnv).toEqual({
+      UV_CACHE_DIR: join(uv, "cache"),
+      UV_PYTHON_INSTALL_DIR: join(uv, "python"),
+      UV_PYTHON_BIN_DIR: join(uv, "bin"),
+      UV_TOOL_DIR: join(uv, "tools"),
+      UV_TOOL_BIN_DIR: join(uv, "bin"),
+      BUN_INSTALL: bun,
+      BUN_INSTALL_CACHE_DIR: join(bun, "install", "cache"),
+      BUN_RUNTIME_TRANSPILER_CACHE_PATH: join(bun, "transpiler"),
+    });
+    expect(plan.warnings).toEqual(["skill 'group/skill': metadata skillgate-cache names 'pip'; known caches are uv, bun"]);
+  });
+});
+
+describe("environment allow-list", () => {
+  it.each([
+    ["LD_PRELOAD", false],
+    ["ld_library_path", false],
+    ["DYLD_INSERT_LIBRARIES", false],
+    ["NODE_OPTIONS", false],
+    ["NODE_PATH", false],
+    ["PYTHONSTARTUP", false],
+    ["BASH_ENV", false],
+    ["BASH_FUNC_x%%", false],
+    ["http_proxy", false],
+    ["ALL_PROXY", false],
+    ["GIT_SSH_COMMAND", false],
+    ["HOME", false],
+    ["API_TOKEN", true],
+    ["MY_VAR_2", true],
+  ])("%s allowed: %s", (name, allowed) => {
+    expect(envNameProblem(name) === null).toBe(allowed);
+  });
+
+  it("filterRunEnv keeps DUT/OUT/run id and the caller's own names, drops the rest", () => {
+    expect(
+      filterRunEnv(
+        { DUT: "d", OUT: "o", SKILLGATE_RUN_ID: "r", UV_CACHE_DIR: "/c", OK: "1", LD_PRELOAD: "x", BAD: "a\0b" },
+        new Set(["UV_CACHE_DIR"]),
+      ),
+    ).toEqual({ env: { DUT: "d", OUT: "o", SKILLGATE_RUN_ID: "r", UV_CACHE_DIR: "/c", OK: "1" }, dropped: ["BAD", "LD_PRELOAD"] });
+  });
+});

@@ -1,0 +1,229 @@
+// runScript with real processes and real bubblewrap: argv/env/cwd, statuses, limits, level 3, unavailable sandbox.
+import { createServer, type Server } from "node:net";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { homedir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { resetUnsandboxedWarning, runScript } from "../../runtime/exec/index.js";
+import { type Harness, makeHarness, SMALL_LIMITS, survivors } from "./harness.js";
+
+let h: Harness;
+
+const SHOW_ENV = `import json, os, sys
+print(json.dumps({"argv": sys.argv[1:], "cwd": os.getcwd(), "env": dict(os.environ), "uid": os.getuid(),
+  "stdin": sys.stdin.read() if sys.stdin else None}))
+`;
+
+beforeAll(() => {
+  h = makeHarness();
+  h.addScript("show_env.py", SHOW_ENV);
+  h.addScript("exit3.sh", "echo before; exit 3\n");
+  h.addScript("segv.py", "import os, signal\nos.kill(os.getpid(), signal.SIGSEGV)\n");
+  h.addScript("sleep.sh", "sleep 30\n");
+  h.addScript("flood.py", "import sys\nsys.stdout.write('0123456789' * 100000)\n");
+  h.addScript("mem.py", "a = []\nwhile True:\n    a.append(bytearray(1 << 20))\n");
+  h.addScript("hello.ts", "const n: number = 42;\nconsole.log(`ts ${n} ${process.argv.slice(2).join(',')}`);\n");
+  h.addScript("hello.js", "console.log('js', process.env.HOME);\n");
+  h.addScript("write.sh", 'echo x > "$1" && echo wrote "$1"\n');
+  h.addScript(
+    "connect.py",
+    "import socket, sys\ns = socket.create_connection(('127.0.0.1', int(sys.argv[1])), timeout=2)\nprint('connected', s.recv(10).decode())\n",
+  );
+  mkdirSync(join(h.ws, ".git", "hooks"), { recursive: true });
+  writeFileSync(join(h.ws, ".git", "hooks", "pre-commit"), "#!/bin/sh\necho hook\n");
+});
+afterAll(() => h.cleanup());
+
+describe.sequential("runScript", () => {
+  it.each([2, 1] as const)("level %i: the script sees argv, cwd, the allow-listed env and a closed stdin", async (level) => {
+    const req = await h.request("show_env.py", {
+      args: ["a b", "$HOME", "|", ">x", "ünï"],
+      sandboxLevel: level,
+      env: { DUT: "/dut", OUT: h.out, API_TOKEN: "tok", LD_PRELOAD: "/evil.so", NODE_OPTIONS: "--require x" },
+    });
+    const result = await runScript(req);
+    expect(result.status).toBe("ok");
+    expect(result.argv).toEqual([req.runner, req.scriptPath, "a b", "$HOME", "|", ">x", "ünï"]);
+    const seen = JSON.parse(result.stdout) as { argv: string[]; cwd: string; env: Record<string, string>; uid: number; stdin: string };
+    expect(seen.argv).toEqual(["a b", "$HOME", "|", ">x", "ünï"]);
+    expect(seen.cwd).toBe(h.ws);
+    expect(seen.stdin).toBe("");
+    const names = Object.keys(seen.env).filter((name) => name !== "PWD" && name !== "LC_CTYPE").sort();
+    expect(names).toEqual(["API_TOKEN", "DUT", "HOME", "LANG", "OUT", "PATH", "SKILLGATE_RUN_ID", "TMPDIR"]);
+    expect(seen.env.SKILLGATE_RUN_ID).toBe(result.runId);
+    expect(seen.env.DUT).toBe("/dut");
+    expect(seen.env.HOME).not.toBe(homedir());
+    expect(result.warnings).toEqual(["environment variables not passed to the script (not allowed): LD_PRELOAD, NODE_OPTIONS"]);
+    expect(result.sandboxed).toBe(level === 2);
+    if (level === 2) expect(seen.uid).toBe(65534);
+    expect(result.exitCode).toBe(0);
+    expect(result.peakMemoryBytes).toBeGreaterThan(0);
+  });
+
+  it.each([2, 1] as const)("level %i: reports a non-zero exit and a crash by signal", async (level) => {
+    const exit = await runScript(await h.request("exit3.sh", { sandboxLevel: level }));
+    expect(exit).toMatchObject({ status: "nonzero_exit", exitCode: 3, signal: null, output: "before\n" });
+    const crash = await runScript(await h.request("segv.py", { sandboxLevel: level }));
+    expect(crash).toMatchObject({ status: "signal", exitCode: null, signal: "SIGSEGV", truncated: false });
+  });
+
+  it.each([2, 1] as const)("level %i: a timeout kills the tree", async (level) => {
+    const req = await h.request("sleep.sh", { sandboxLevel: level, limits: { ...SMALL_LIMITS, timeoutMs: 700 } });
+    const result = await runScript(req);
+    expect(result).toMatchObject({ status: "timeout", timedOut: true, exitCode: null, signal: "SIGKILL" });
+    expect(result.message).toBe(
+      "script 'sleep.sh' exceeded the 0.7 s time limit and was killed with its process tree; fix: make it faster or raise exec.timeout_seconds (capped by exec.max_timeout_seconds)",
+    );
+    expect(result.durationMs).toBeGreaterThanOrEqual(650);
+    expect(await survivors(result.runId as string)).toEqual([]);
+  });
+
+  it("caps combined output in bytes, keeps the head and says so", async () => {
+    const result = await runScript(await h.request("flood.py", { limits: { ...SMALL_LIMITS, outputBytes: 1000 } }));
+    expect(result.status).toBe("output_limit");
+    expect(result.truncated).toBe(true);
+    expect(Buffer.byteLength(result.output)).toBe(1000);
+    expect(result.output).toBe("0123456789".repeat(100));
+    expect(result.message).toBe(
+      "script 'flood.py' wrote more than 1000 bytes to stdout+stderr and was killed; the output kept is the first 1000 bytes; fix: write large results to a file under OUT or raise exec.output_bytes",
+    );
+  });
+
+  it("kills a tree over the memory limit", async () => {
+    const result = await runScript(await h.request("mem.py"));
+    expect(result.status).toBe("memory_limit");
+    expect(result.peakMemoryBytes).toBeGreaterThan(100 * 1024 * 1024);
+    expect(result.message).toBe(
+      "script 'mem.py' exceeded the memory limit of 128 MiB; fix: use less memory or raise exec.memory_mb for this skill",
+    );
+  });
+
+  it("runs TypeScript through tsx and JavaScript through node inside the sandbox", async () => {
+    const ts = await runScript(
+      await h.request("hello.ts", { args: ["p", "q"], limits: { ...SMALL_LIMITS, memoryBytes: 512 * 1024 * 1024, timeoutMs: 20_000 } }),
+    );
+    expect(ts).toMatchObject({ status: "ok", stdout: "ts 42 p,q\n", sandboxed: true });
+    const js = await runScript(await h.request("hello.js"));
+    expect(js).toMatchObject({ status: "ok", stdout: "js /tmp/home\n" });
+  });
+
+  it("makes the workspace writable, or only OUT when asked, and never .git/hooks or skillgate state", async () => {
+    const inWs = await runScript(await h.request("write.sh", { args: [join(h.ws, "a.txt")] }));
+    expect(inWs.status).toBe("ok");
+    expect(readFileSync(join(h.ws, "a.txt"), "utf8")).toBe("x\n");
+    const onlyOut = await h.request("write.sh", { args: [join(h.ws, "b.txt")], writablePaths: [h.out] });
+    expect((await runScript(onlyOut)).status).toBe("nonzero_exit");
+    expect(existsSync(join(h.ws, "b.txt"))).toBe(false);
+    expect((await runScript({ ...onlyOut, args: [join(h.out, "c.txt")] })).status).toBe("ok");
+    expect(existsSync(join(h.out, "c.txt"))).toBe(true);
+    for (const target of [join(h.ws, ".git", "hooks", "post-checkout"), join(h.ws, ".ucagent", "x"), join(h.skillDir, "x")]) {
+      const result = await runScript(await h.request("write.sh", { args: [target] }));
+      expect(result.status, target).toBe("nonzero_exit");
+      expect(existsSync(target), target).toBe(false);
+    }
+  });
+
+  it("binds persistent cache folders writable", async () => {
+    const cache = join(h.root, "home", "cache", "uv");
+    const result = await runScript(
+      await h.request("write.sh", { args: [join(cache, "kept")], persistentPaths: [cache], env: { UV_CACHE_DIR: cache } }),
+    );
+    expect(result.status).toBe("ok");
+    expect(existsSync(join(cache, "kept"))).toBe(true);
+    expect(result.warnings).toEqual([]);
+  });
+
+  describe("network", () => {
+    let server: Server;
+    let port = 0;
+    let connections = 0;
+    beforeAll(async () => {
+      server = createServer((socket) => {
+        connections++;
+        socket.end("hello");
+      });
+      await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+      port = (server.address() as { port: number }).port;
+    });
+    afterAll(() => server.close());
+
+    it("is off by default and the host network when declared", async () => {
+      const off = await runScript(await h.request("connect.py", { args: [String(port)] }));
+      expect(off.status).toBe("nonzero_exit");
+      expect(connections).toBe(0);
+      const on = await runScript(await h.request("connect.py", { args: [String(port)], network: true }));
+      expect(on).toMatchObject({ status: "ok", stdout: "connected hello\n" });
+      expect(connections).toBe(1);
+    });
+  });
+
+  describe("level 3", () => {
+    const finding = { severity: "critical", message: "eval of input", file: "x.py", line: 3 };
+    it("refuses critical findings unless approved", async () => {
+      const base = await h.request("exit3.sh", { sandboxLevel: 3 });
+      const scanned: string[][] = [];
+      const scan = async (paths: string[]) => {
+        scanned.push(paths);
+        return [finding, { severity: "low", message: "note", file: "x.py", line: 1 }];
+      };
+      const refused = await runScript({ ...base, scan });
+      expect(refused.status).toBe("refused");
+      expect(refused.findings).toHaveLength(2);
+      expect(refused.message).toBe(
+        "SCAN_REFUSED: script 'exit3.sh' has 1 critical scan finding(s): x.py:3 eval of input; fix: remove them, or approve the skill in exec.approve_scan_findings after review",
+      );
+      expect(scanned).toEqual([[base.scriptPath]]);
+      const approved = await runScript({ ...base, scan, scanApproved: true });
+      expect(approved).toMatchObject({ status: "nonzero_exit", exitCode: 3, sandboxed: true });
+      expect(approved.findings).toHaveLength(2);
+      const clean = await runScript({ ...base, scan: async () => [] });
+      expect(clean.status).toBe("nonzero_exit");
+    });
+
+    it("refuses when no scan is provided", async () => {
+      const result = await runScript(await h.request("exit3.sh", { sandboxLevel: 3 }));
+      expect(result.status).toBe("refused");
+      expect(result.message).toBe(
+        "SCAN_REFUSED: script 'exit3.sh' needs the static scan at sandbox level 3 but none was provided; fix: pass the scan (runtime/scan scanFiles) or lower exec.sandbox_level to 2",
+      );
+    });
+  });
+
+  describe("unavailable sandbox", () => {
+    it("fails closed with SANDBOX_UNAVAILABLE, the cause and the fix", async () => {
+      const req = await h.request("exit3.sh", { bwrapPath: "/nonexistent/bwrap" });
+      const result = await runScript(req);
+      expect(result).toMatchObject({ status: "sandbox_unavailable", sandboxed: false, exitCode: null, output: "" });
+      expect(result.message).toBe(
+        "SANDBOX_UNAVAILABLE: cannot run script 'exit3.sh' at sandbox level 2: bubblewrap not found at /nonexistent/bwrap; fix: apt-get install bubblewrap (Linux), or set exec.allow_unsandboxed: true to run it without the OS sandbox",
+      );
+    });
+
+    it("honours SKILLGATE_BWRAP and reports a bwrap that fails its probe", async () => {
+      const fake = h.addScript("fake-bwrap", "#!/bin/sh\necho 'bwrap: setting up uid map: Permission denied' >&2\nexit 1\n");
+      const result = await runScript(await h.request("exit3.sh"), { env: { ...process.env, SKILLGATE_BWRAP: fake } });
+      expect(result.status).toBe("sandbox_unavailable");
+      expect(result.message).toBe(
+        `SANDBOX_UNAVAILABLE: cannot run script 'exit3.sh' at sandbox level 2: ${fake} failed its probe (exit 1): bwrap: setting up uid map: Permission denied; fix: apt-get install bubblewrap (Linux), or set exec.allow_unsandboxed: true to run it without the OS sandbox`,
+      );
+    });
+
+    it("runs unsandboxed only on opt-in, warning once per process, sandboxed: false every time", async () => {
+      resetUnsandboxedWarning();
+      const req = await h.request("exit3.sh", { bwrapPath: "/nonexistent/bwrap", allowUnsandboxed: true });
+      const first = await runScript(req);
+      const second = await runScript(req);
+      expect(first).toMatchObject({ status: "nonzero_exit", exitCode: 3, sandboxed: false });
+      expect(first.warnings).toEqual([
+        "SANDBOX_UNAVAILABLE: scripts run WITHOUT the OS sandbox (bubblewrap not found at /nonexistent/bwrap) because exec.allow_unsandboxed is true; only resource limits apply",
+      ]);
+      expect(second).toMatchObject({ status: "nonzero_exit", sandboxed: false, warnings: [] });
+    });
+
+    it("has no OS sandbox on other platforms and says so", async () => {
+      const result = await runScript(await h.request("exit3.sh"), { platform: "win32" });
+      expect(result.status).toBe("sandbox_unavailable");
+      expect(result.message).toContain("no OS sandbox is implemented for platform win32");
+    });
+  });
+});

@@ -1,0 +1,199 @@
+// Pure sandbox builders: the bubblewrap argv (with a fake host view) and the generated macOS profile text.
+import { describe, expect, it } from "vitest";
+import { type BwrapPlan, bwrapArgv, macosSandboxProfile } from "../../runtime/exec/index.js";
+import { installationPrefix } from "../../runtime/exec/bwrap.js";
+
+const host = {
+  kinds: new Map<string, string>([
+    ["/usr", "dir"],
+    ["/bin", "symlink:usr/bin"],
+    ["/lib", "symlink:usr/lib"],
+    ["/lib64", "symlink:usr/lib64"],
+    ["/etc/passwd", "file"],
+    ["/etc/ssl", "dir"],
+    ["/etc/resolv.conf", "file"],
+    ["/etc/hosts", "file"],
+    ["/home/u/ws/.git", "dir"],
+    ["/home/u/ws/.git/hooks", "dir"],
+    ["/home/u/ws/.ucagent", "dir"],
+    ["/home/u/.ssh", "dir"],
+    ["/home/u/.bashrc", "file"],
+  ]),
+  kind(path: string): string | null {
+    return this.kinds.get(path) ?? null;
+  },
+};
+
+function plan(overrides: Partial<BwrapPlan> = {}): BwrapPlan {
+  return {
+    bwrap: "/usr/bin/bwrap",
+    command: ["/usr/bin/python3", "/home/u/ws/.ucagent/skills/s/scripts/a.py", "x y"],
+    cwd: "/home/u/ws",
+    skillDir: "/home/u/ws/.ucagent/skills/s",
+    writablePaths: ["/home/u/ws"],
+    persistentPaths: [],
+    readOnlyPaths: ["/opt/py"],
+    network: false,
+    env: { PATH: "/usr/bin", HOME: "/tmp/home" },
+    tmpSizeBytes: 1024,
+    sensitivePaths: ["/home/u/.ssh", "/home/u/.bashrc", "/home/u/.aws"],
+    ...overrides,
+  };
+}
+
+describe("bwrapArgv", () => {
+  it("builds the full isolation argv, without a shell", () => {
+    expect(bwrapArgv(plan(), host)).toEqual([
+      "/usr/bin/bwrap",
+      "--unshare-user",
+      "--unshare-pid",
+      "--unshare-ipc",
+      "--unshare-uts",
+      "--unshare-cgroup-try",
+      "--unshare-net",
+      "--die-with-parent",
+      "--new-session",
+      "--cap-drop",
+      "ALL",
+      "--disable-userns",
+      "--uid",
+      "65534",
+      "--gid",
+      "65534",
+      "--hostname",
+      "skillgate",
+      "--clearenv",
+      "--setenv",
+      "PATH",
+      "/usr/bin",
+      "--setenv",
+      "HOME",
+      "/tmp/home",
+      "--ro-bind",
+      "/usr",
+      "/usr",
+      "--symlink",
+      "usr/bin",
+      "/bin",
+      "--symlink",
+      "usr/lib",
+      "/lib",
+      "--symlink",
+      "usr/lib64",
+      "/lib64",
+      "--ro-bind",
+      "/etc/ssl",
+      "/etc/ssl",
+      "--ro-bind",
+      "/etc/passwd",
+      "/etc/passwd",
+      "--proc",
+      "/proc",
+      "--dev",
+      "/dev",
+      "--size",
+      "1024",
+      "--tmpfs",
+      "/tmp",
+      "--dir",
+      "/tmp/home",
+      "--ro-bind",
+      "/opt/py",
+      "/opt/py",
+      "--bind",
+      "/home/u/ws",
+      "/home/u/ws",
+      "--ro-bind",
+      "/home/u/ws/.git",
+      "/home/u/ws/.git",
+      "--ro-bind",
+      "/home/u/ws/.ucagent",
+      "/home/u/ws/.ucagent",
+      "--tmpfs",
+      "/home/u/ws/.git/hooks",
+      "--remount-ro",
+      "/home/u/ws/.git/hooks",
+      "--ro-bind",
+      "/home/u/ws/.ucagent/skills/s",
+      "/home/u/ws/.ucagent/skills/s",
+      "--chdir",
+      "/home/u/ws",
+      "--",
+      "/usr/bin/python3",
+      "/home/u/ws/.ucagent/skills/s/scripts/a.py",
+      "x y",
+    ]);
+  });
+
+  it("shares the network and resolver files only when declared", () => {
+    const argv = bwrapArgv(plan({ network: true }), host);
+    expect(argv).not.toContain("--unshare-net");
+    expect(argv.join(" ")).toContain("--ro-bind /etc/resolv.conf /etc/resolv.conf --ro-bind /etc/hosts /etc/hosts");
+  });
+
+  it("masks sensitive paths that fall inside a bound folder (workspace = home)", () => {
+    const argv = bwrapArgv(plan({ cwd: "/home/u", writablePaths: ["/home/u"] }), host).join(" ");
+    expect(argv).toContain("--tmpfs /home/u/.ssh --remount-ro /home/u/.ssh");
+    expect(argv).toContain("--ro-bind /dev/null /home/u/.bashrc");
+    expect(argv).not.toContain("/home/u/.aws");
+  });
+
+  it("binds the workspace read-only and only OUT writable when asked", () => {
+    const argv = bwrapArgv(plan({ writablePaths: ["/home/u/ws/out"], persistentPaths: ["/c/uv"] }), host).join(" ");
+    expect(argv).toContain("--ro-bind /home/u/ws /home/u/ws --bind /home/u/ws/out /home/u/ws/out --bind /c/uv /c/uv");
+  });
+
+  it("adds the cgroup hand-shake descriptors when given", () => {
+    const argv = bwrapArgv(plan({ infoFd: 3, blockFd: 4 }), host).join(" ");
+    expect(argv).toContain("--info-fd 3 --block-fd 4 --chdir /home/u/ws -- /usr/bin/python3");
+  });
+});
+
+describe("installationPrefix", () => {
+  it.each([
+    ["/usr/bin/python3", null],
+    ["/root/.pyenv/versions/3.11.7/bin/python3.11", "/root/.pyenv/versions/3.11.7"],
+    ["/work/app/node_modules/tsx/dist/cli.mjs", "/work/app/node_modules"],
+    ["/root/bin/tool", "/root/bin"],
+    ["/root/tool", null],
+    ["/root/.local/bin/uv", "/root/.local"],
+    ["/opt/node/bin/node", "/opt/node"],
+  ])("%s → %s", (executable, prefix) => {
+    expect(installationPrefix(executable, "/root")).toBe(prefix);
+  });
+});
+
+describe("macosSandboxProfile", () => {
+  it("generates a deny-by-default profile with read, write and denied paths", () => {
+    expect(
+      macosSandboxProfile({
+        readPaths: ["/Users/u/ws/.ucagent/skills/s"],
+        writePaths: ["/Users/u/ws", '/tmp/we"ird\\dir'],
+        deniedPaths: ["/Users/u/.ssh"],
+        network: false,
+      }),
+    ).toBe(
+      [
+        "(version 1)",
+        "(deny default)",
+        "(allow process-fork)",
+        "(allow process-exec)",
+        "(allow signal (target same-sandbox))",
+        "(allow sysctl-read)",
+        '(allow mach-lookup (global-name "com.apple.system.opendirectoryd.libinfo"))',
+        "(allow file-read-metadata)",
+        '(allow file-read* (subpath "/usr") (subpath "/bin") (subpath "/sbin") (subpath "/System") (subpath "/Library/Frameworks") (subpath "/Library/Apple") (subpath "/private/etc") (subpath "/private/var/db/timezone") (subpath "/opt/homebrew") (subpath "/usr/local") (subpath "/dev") (subpath "/Users/u/ws/.ucagent/skills/s"))',
+        '(allow file-read* file-write* (subpath "/Users/u/ws") (subpath "/tmp/we\\"ird\\\\dir"))',
+        '(allow file-write* (literal "/dev/null") (literal "/dev/stdout") (literal "/dev/stderr"))',
+        '(deny file-read* file-write* (subpath "/Users/u/.ssh"))',
+        "",
+      ].join("\n"),
+    );
+  });
+
+  it("allows the network only when declared", () => {
+    const base = { readPaths: [], writePaths: [], deniedPaths: [] };
+    expect(macosSandboxProfile({ ...base, network: false })).not.toContain("network");
+    expect(macosSandboxProfile({ ...base, network: true })).toContain("(allow network*)\n(allow system-socket)\n");
+  });
+});

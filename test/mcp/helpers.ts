@@ -1,0 +1,102 @@
+// Spawns `skillgate serve` from sources and connects the real MCP SDK client over stdio or Streamable HTTP.
+import { type ChildProcess, spawn } from "node:child_process";
+import { join } from "node:path";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { REPO_ROOT } from "../tools/helpers.js";
+
+export const TSX = join(REPO_ROOT, "node_modules", ".bin", "tsx");
+export const MAIN = join(REPO_ROOT, "runtime", "cli", "main.ts");
+
+export interface StdioConnection {
+  client: Client;
+  stderr(): string;
+  close(): Promise<void>;
+}
+
+export async function connectStdio(serveArgs: string[], env: NodeJS.ProcessEnv): Promise<StdioConnection> {
+  const transport = new StdioClientTransport({
+    command: TSX,
+    args: [MAIN, "serve", ...serveArgs],
+    env: env as Record<string, string>,
+    cwd: REPO_ROOT,
+    stderr: "pipe",
+  });
+  let log = "";
+  transport.stderr?.on("data", (chunk: Buffer) => {
+    log += chunk.toString();
+  });
+  const client = new Client({ name: "skillgate-test", version: "0.0.0" });
+  await client.connect(transport);
+  return { client, stderr: () => log, close: () => client.close() };
+}
+
+export interface HttpServer {
+  url: string;
+  child: ChildProcess;
+  stderr(): string;
+  stop(): Promise<void>;
+}
+
+/** Starts `serve --http 127.0.0.1:0 --json` and reads the bound URL from its stderr JSON line. */
+export async function startHttpServer(serveArgs: string[], env: NodeJS.ProcessEnv): Promise<HttpServer> {
+  const child = spawn(TSX, [MAIN, "serve", "--http", "127.0.0.1:0", "--json", ...serveArgs], {
+    cwd: REPO_ROOT,
+    env,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let log = "";
+  let stdout = "";
+  child.stdout?.on("data", (chunk: Buffer) => {
+    stdout += chunk.toString();
+  });
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`server did not start:\n${log}`)), 45_000);
+    child.stderr?.on("data", (chunk: Buffer) => {
+      log += chunk.toString();
+      for (const line of log.split("\n")) {
+        if (!line.startsWith("{")) continue;
+        const event = JSON.parse(line) as { event?: string; url?: string };
+        if (event.event === "listening" && event.url) {
+          clearTimeout(timer);
+          resolve(event.url);
+        }
+      }
+    });
+    child.once("exit", (code) => {
+      clearTimeout(timer);
+      reject(new Error(`server exited with ${code}:\n${log}`));
+    });
+  });
+  return {
+    url,
+    child,
+    stderr: () => `${log}${stdout ? `\n[stdout]\n${stdout}` : ""}`,
+    stop: async () => {
+      if (child.exitCode !== null) return;
+      const exited = new Promise((resolve) => child.once("exit", resolve));
+      child.kill("SIGTERM");
+      await exited;
+    },
+  };
+}
+
+export async function connectHttp(url: string): Promise<Client> {
+  const client = new Client({ name: "skillgate-test", version: "0.0.0" });
+  await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+  return client;
+}
+
+export interface CallOutcome {
+  isError: boolean;
+  text: string;
+  structured: Record<string, unknown>;
+}
+
+export async function call(client: Client, name: string, args: Record<string, unknown> = {}): Promise<CallOutcome> {
+  const result = (await client.callTool({ name, arguments: args })) as CallToolResult;
+  const text = result.content.map((part) => (part.type === "text" ? part.text : "")).join("");
+  return { isError: result.isError === true, text, structured: (result.structuredContent ?? {}) as Record<string, unknown> };
+}

@@ -1,0 +1,89 @@
+// The real MCP SDK client over Streamable HTTP: a forced stage across two client sessions sharing one workspace.
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { afterEach, describe, expect, it } from "vitest";
+import { type Fixture, GATE_SKILL, GATE_SKILL_MD, makeFixture } from "../tools/helpers.js";
+import { type HttpServer, call, connectHttp, startHttpServer } from "./helpers.js";
+
+let fixture: Fixture | undefined;
+let server: HttpServer | undefined;
+const clients: Client[] = [];
+
+afterEach(async () => {
+  for (const client of clients.splice(0)) await client.close();
+  await server?.stop();
+  server = undefined;
+  fixture?.cleanup();
+  fixture = undefined;
+});
+
+describe("skillgate serve --http", () => {
+  it("binds 127.0.0.1 on a free port and lets two sessions share one workspace through a forced stage", async () => {
+    fixture = makeFixture();
+    server = await startHttpServer(["--workspace", fixture.ws, "--config", fixture.configFile], fixture.env);
+    expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
+    const a = await connectHttp(server.url);
+    const b = await connectHttp(server.url);
+    clients.push(a, b);
+
+    const gated = await call(b, "Complete");
+    expect(gated.isError).toBe(true);
+    expect(gated.structured.code).toBe("SKILL_USAGE_INCOMPLETE");
+
+    expect((await call(a, "ListSkill")).isError).toBe(false);
+    expect((await call(b, "ReadTextFile", { path: GATE_SKILL_MD })).isError).toBe(false);
+    const run = await call(a, "RunSkillScript", { commands: [[GATE_SKILL, "make_report.py", "--title HTTP"]] });
+    expect(run.isError).toBe(false);
+    expect(readFileSync(join(fixture.ws, "out", "report.md"), "utf8")).toContain("# HTTP");
+
+    // Both sessions at once: state writes are serialised, both see the same stage.
+    const [statusA, statusB] = await Promise.all([call(a, "Status"), call(b, "Status")]);
+    expect(statusA.isError).toBe(false);
+    expect(statusB.text).toBe(statusA.text);
+
+    expect((await call(b, "Check")).isError).toBe(false);
+    const usage = await call(a, "SetSkillUsage", {
+      skill_usage: { [GATE_SKILL]: { list: true, read: true, use: true } },
+    });
+    expect(usage.isError).toBe(false);
+    const complete = await call(b, "Complete");
+    expect(complete.isError).toBe(false);
+
+    // Closing one session leaves the other working.
+    await a.close();
+    clients.splice(clients.indexOf(a), 1);
+    const after = await call(b, "Status");
+    expect(after.isError).toBe(false);
+    expect(server.stderr()).toMatch(/MCP session [0-9a-f-]+ opened \(2 open\)/);
+  });
+
+  it("offers only the non-skill tools when skills are disabled, and answers malformed calls readably", async () => {
+    fixture = makeFixture();
+    server = await startHttpServer(
+      ["--workspace", fixture.ws, "--config", fixture.configFile, "--no-use-skill"],
+      fixture.env,
+    );
+    const client = await connectHttp(server.url);
+    clients.push(client);
+    const { tools } = await client.listTools();
+    expect(tools.map((tool) => tool.name)).toEqual(["ReadTextFile", "Check", "Complete", "Status"]);
+    const bad = await call(client, "ReadTextFile", { path: "dut/x", start: "one" });
+    expect(bad.isError).toBe(true);
+    expect(bad.text).toMatch(/^Invalid arguments for ReadTextFile: 'start' must be number, got "one"\./);
+  });
+
+  it("refuses a request that is neither an initialize nor part of a session", async () => {
+    fixture = makeFixture();
+    server = await startHttpServer(["--workspace", fixture.ws, "--config", fixture.configFile], fixture.env);
+    const response = await fetch(server.url, {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }),
+    });
+    expect(response.status).toBe(400);
+    expect(((await response.json()) as { error: { message: string } }).error.message).toBe(
+      "Bad request: no mcp-session-id header and not an initialize request",
+    );
+  });
+});

@@ -1,0 +1,120 @@
+// The real MCP SDK client drives `skillgate serve` over stdio through a forced stage, gate failures first.
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { type Fixture, GATE_SKILL, GATE_SKILL_MD, makeFixture } from "../tools/helpers.js";
+import { type StdioConnection, call, connectStdio } from "./helpers.js";
+
+let fixture: Fixture | undefined;
+let connection: StdioConnection | undefined;
+
+afterEach(async () => {
+  await connection?.close();
+  connection = undefined;
+  fixture?.cleanup();
+  fixture = undefined;
+});
+
+const USAGE = { skill_usage: { [GATE_SKILL]: { list: true, read: true, use: true } } };
+
+describe("skillgate serve over stdio", () => {
+  it("offers all seven tools with JSON schemas and completes a forced stage end to end", async () => {
+    fixture = makeFixture();
+    connection = await connectStdio(["--workspace", fixture.ws, "--config", fixture.configFile], fixture.env);
+    const { client } = connection;
+
+    const { tools } = await client.listTools();
+    expect(tools.map((tool) => tool.name)).toEqual([
+      "ListSkill",
+      "ReadTextFile",
+      "RunSkillScript",
+      "SetSkillUsage",
+      "Check",
+      "Complete",
+      "Status",
+    ]);
+    for (const tool of tools) expect(tool.inputSchema.type).toBe("object");
+    const read = tools.find((tool) => tool.name === "ReadTextFile")!;
+    expect(read.inputSchema.required).toEqual(["path"]);
+    expect(Object.keys(read.inputSchema.properties ?? {})).toEqual(["path", "start", "count"]);
+
+    // Skipping every step: the skill gate fails first and no checker runs.
+    const early = await call(client, "Complete");
+    expect(early.isError).toBe(true);
+    expect(early.structured.code).toBe("SKILL_USAGE_INCOMPLETE");
+    expect(early.text).toContain(GATE_SKILL);
+
+    const listed = await call(client, "ListSkill");
+    expect(listed.isError).toBe(false);
+    expect(listed.text).toMatch(/^Found 1 available skills:\n1\. Skill Name: gate-skill\n/);
+
+    const readResult = await call(client, "ReadTextFile", { path: GATE_SKILL_MD });
+    expect(readResult.isError).toBe(false);
+    expect(readResult.structured.skill_read).toEqual({ skill_id: GATE_SKILL, read_complete: true });
+
+    const run = await call(client, "RunSkillScript", { commands: [[GATE_SKILL, "make_report.py", "--title Stdio"]] });
+    expect(run.isError).toBe(false);
+    expect(readFileSync(join(fixture.ws, "out", "report.md"), "utf8")).toContain("# Stdio");
+
+    // Evidence complete but SetSkillUsage not called yet: still gated.
+    const check = await call(client, "Check");
+    expect(check.isError).toBe(false);
+    const notValidated = await call(client, "Complete");
+    expect(notValidated.isError).toBe(true);
+    expect(notValidated.structured.code).toBe("SKILL_USAGE_NOT_VALIDATED");
+
+    const usage = await call(client, "SetSkillUsage", USAGE);
+    expect(usage.isError).toBe(false);
+    const complete = await call(client, "Complete");
+    expect(complete.isError).toBe(false);
+
+    const status = await call(client, "Status");
+    expect(status.isError).toBe(false);
+    expect(status.text).toContain("summary");
+    expect(connection.stderr()).toContain("skillgate: workspace");
+  });
+
+  it("answers a malformed call and an unknown tool with readable isError results", async () => {
+    fixture = makeFixture();
+    connection = await connectStdio(["--workspace", fixture.ws, "--config", fixture.configFile], fixture.env);
+    const { client } = connection;
+    const bad = await call(client, "ReadTextFile", { path: 42 });
+    expect(bad.isError).toBe(true);
+    expect(bad.text).toBe(
+      "Invalid arguments for ReadTextFile: 'path' must be string, got 42. Fix the call and try again, e.g. " +
+        'ReadTextFile {"path": ".ucagent/skills/<group>/<skill>/SKILL.md", "start": 1, "count": -1}.',
+    );
+    expect(bad.structured.code).toBe("INVALID_ARGS");
+    const badCommands = await call(client, "RunSkillScript", { commands: "not json" });
+    expect(badCommands.isError).toBe(true);
+    expect(badCommands.text).toMatch(/^RunSkillScript: 'commands' is a string but not valid JSON/);
+    const unknown = await call(client, "listskill");
+    expect(unknown.isError).toBe(true);
+    expect(unknown.text).toBe(
+      "Unknown tool 'listskill'. Did you mean 'ListSkill'? Available tools: ListSkill, ReadTextFile, RunSkillScript, " +
+        "SetSkillUsage, Check, Complete, Status.",
+    );
+  });
+
+  it("hides the skill tools when skills are disabled, and a stage completes from its checkers alone", async () => {
+    fixture = makeFixture();
+    connection = await connectStdio(
+      ["--workspace", fixture.ws, "--config", fixture.configFile, "--no-use-skill"],
+      fixture.env,
+    );
+    const { client } = connection;
+    const { tools } = await client.listTools();
+    expect(tools.map((tool) => tool.name)).toEqual(["ReadTextFile", "Check", "Complete", "Status"]);
+    const hidden = await call(client, "ListSkill");
+    expect(hidden.isError).toBe(false);
+    expect(hidden.text).toContain("skill support is disabled");
+    expect(existsSync(join(fixture.ws, ".ucagent", "skills", "fixture"))).toBe(false);
+    const failed = await call(client, "Complete");
+    expect(failed.isError).toBe(true);
+    expect(failed.structured.code).toBe("CHECK_FAILED");
+    mkdirSync(join(fixture.ws, "out"), { recursive: true });
+    writeFileSync(join(fixture.ws, "out", "report.md"), "# Written by hand\n");
+    const complete = await call(client, "Complete");
+    expect(complete.isError).toBe(false);
+  });
+});

@@ -1,0 +1,29 @@
+// Test helpers for the skill catalog: build skill trees in temp folders.
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+
+export function tempDir(prefix = "skillgate-skills-"): string {
+  return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+}
+
+/** Writes `files` (relative path → content) under `root`, creating folders. */
+export function writeTree(root: string, files: Record<string, string | Buffer>): string {
+  for (const [relative, content] of Object.entries(files)) {
+    const file = path.join(root, relative);
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    fs.writeFileSync(file, content);
+  }
+  return root;
+}
+
+export function skillMd(name: string, description = `Skill ${name}.`): string {
+  return `---\nname: ${name}\ndescription: ${description}\n---\n# ${name}\n`;
+}
+
+/** A skill folder at `id` whose name is its last segment. */
+export function skill(id: string, extra: Record<string, string> = {}): Record<string, string> {
+  const files: Record<string, string> = { [`${id}/SKILL.md`]: skillMd(id.split("/").pop() as string) };
+  for (const [relative, content] of Object.entries(extra)) files[`${id}/${relative}`] = content;
+  return files;
+}

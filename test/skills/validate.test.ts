@@ -1,0 +1,379 @@
+// Table tests for SKILL.md parsing in the ucagent, strict and lenient modes, with exact messages.
+import { describe, expect, it } from "vitest";
+import { type ValidationMode, parseSkillFile } from "../../runtime/skills/index.js";
+
+const FILE = "/skills/my-skill/SKILL.md";
+const ok = "---\nname: my-skill\ndescription: Finds bugs.\n---\n# Body\n";
+
+function run(content: string | Buffer, mode: ValidationMode = "ucagent", file = FILE) {
+  const result = parseSkillFile(typeof content === "string" ? Buffer.from(content, "utf8") : content, file, mode);
+  return {
+    ok: result.ok,
+    problems: result.diagnostics.map((diagnostic) => `${diagnostic.severity} ${diagnostic.code}: ${diagnostic.message}`),
+    parsed: result.parsed,
+  };
+}
+
+const NO_FM = (first: string) =>
+  `error NO_FRONTMATTER: no YAML frontmatter: the first line is ${first}, expected exactly "---"; start SKILL.md with "---", then name: and description:, then a closing "---" line`;
+
+describe("frontmatter split (all modes share the UCAgent rules)", () => {
+  const cases: Array<[string, string, string[]]> = [
+    ["valid LF", ok, []],
+    ["valid CRLF", ok.replace(/\n/g, "\r\n"), []],
+    ["trailing spaces after ---", "---  \nname: my-skill\ndescription: Finds bugs.\n---\t\n", []],
+    [
+      "BOM",
+      `\uFEFF${ok}`,
+      [
+        'error BOM: SKILL.md starts with a UTF-8 byte order mark (BOM), so its first line is not exactly "---"; save the file as UTF-8 without BOM',
+      ],
+    ],
+    [
+      "blank first line",
+      `\n${ok}`,
+      [
+        'error BLANK_FIRST_LINE: the first line of SKILL.md is blank; the frontmatter must start on line 1 with exactly "---" — remove the leading blank lines',
+      ],
+    ],
+    ["no frontmatter", "# Title\nname: x\n", [NO_FM('"# Title"')]],
+    ["empty file", "", [NO_FM('""')]],
+    [
+      "no newline after closing ---",
+      "---\nname: my-skill\ndescription: Finds bugs.\n---",
+      [
+        'error CLOSING_NO_NEWLINE: the closing "---" line of the frontmatter has no newline after it; end that line with a newline',
+      ],
+    ],
+    [
+      "never closed",
+      "---\nname: my-skill\ndescription: Finds bugs.\n",
+      [
+        'error UNCLOSED_FRONTMATTER: the frontmatter opened with "---" on line 1 is never closed; add a line with exactly "---" after the last field',
+      ],
+    ],
+    [
+      "empty block",
+      "---\n---\nbody\n",
+      [
+        'error EMPTY_FRONTMATTER: the frontmatter block is empty; add name: my-skill and description: <what the skill does and when to use it> between the "---" lines',
+      ],
+    ],
+    [
+      "blank-only block",
+      "---\n\n  \n---\n",
+      [
+        'error EMPTY_FRONTMATTER: the frontmatter block is empty; add name: my-skill and description: <what the skill does and when to use it> between the "---" lines',
+      ],
+    ],
+    [
+      "YAML error (line counted in the file)",
+      "---\nname: my-skill\ndescription: [unclosed\n---\n",
+      [
+        'error YAML_ERROR: invalid YAML in the frontmatter at line 4, column 1: Flow sequence in block collection must be sufficiently indented and end with a ]; fix the YAML syntax (quote values that contain ": " or start with a special character)',
+      ],
+    ],
+    [
+      "colon in a plain value is a YAML error in ucagent mode",
+      "---\nname: my-skill\ndescription: Use when: reviewing\n---\n",
+      [
+        'error YAML_ERROR: invalid YAML in the frontmatter at line 3, column 14: Nested mappings are not allowed in compact mappings; fix the YAML syntax (quote values that contain ": " or start with a special character)',
+      ],
+    ],
+    [
+      "list instead of mapping",
+      "---\n- a\n- b\n---\n",
+      [
+        'error NOT_A_MAPPING: the frontmatter is a list (["a","b"]), not a mapping of fields; write it as "key: value" lines, e.g. name: my-skill',
+      ],
+    ],
+    [
+      "scalar instead of mapping",
+      "---\njust text\n---\n",
+      [
+        'error NOT_A_MAPPING: the frontmatter is a string ("just text"), not a mapping of fields; write it as "key: value" lines, e.g. name: my-skill',
+      ],
+    ],
+  ];
+  it.each(cases)("%s", (_label, content, expected) => {
+    const result = run(content);
+    expect(result.problems).toEqual(expected);
+    expect(result.ok).toBe(expected.every((line) => line.startsWith("warning")));
+  });
+
+  it("keeps the body after the closing line and accepts CRLF values", () => {
+    const result = run("---\r\nname: my-skill\r\ndescription: Finds bugs.\r\n---\r\nBody\r\n");
+    expect(result.parsed?.description).toBe("Finds bugs.");
+    expect(result.parsed?.body).toBe("Body\r\n");
+  });
+});
+
+describe("required fields (skip in every mode)", () => {
+  const cases: Array<[string, string, string[]]> = [
+    [
+      "name missing",
+      "---\ndescription: Finds bugs.\n---\n",
+      ['error NAME_MISSING: required field "name" is missing; add name: my-skill'],
+    ],
+    [
+      "name empty",
+      '---\nname: ""\ndescription: Finds bugs.\n---\n',
+      ['error NAME_EMPTY: field "name" is empty; set it to the folder name: name: my-skill'],
+    ],
+    [
+      "name blank",
+      '---\nname: "   "\ndescription: Finds bugs.\n---\n',
+      ['error NAME_EMPTY: field "name" is empty; set it to the folder name: name: my-skill'],
+    ],
+    [
+      "name null",
+      "---\nname:\ndescription: Finds bugs.\n---\n",
+      ['error NAME_NOT_STRING: field "name" must be a string, got null; write it as text, e.g. name: my-skill'],
+    ],
+    [
+      "name a number",
+      "---\nname: 42\ndescription: Finds bugs.\n---\n",
+      ['error NAME_NOT_STRING: field "name" must be a string, got a number (42); write it as text, e.g. name: my-skill'],
+    ],
+    [
+      "description missing",
+      "---\nname: my-skill\n---\n",
+      [
+        'error DESCRIPTION_MISSING: required field "description" is missing; add description: <what the skill does and when to use it>',
+      ],
+    ],
+    [
+      "description empty",
+      "---\nname: my-skill\ndescription: ''\n---\n",
+      ['error DESCRIPTION_EMPTY: field "description" is empty; describe what the skill does and when to use it'],
+    ],
+    [
+      "description a list",
+      "---\nname: my-skill\ndescription: [a, b]\n---\n",
+      [
+        'error DESCRIPTION_NOT_STRING: field "description" must be a string, got a list (["a","b"]); quote it: description: "<what the skill does and when to use it>"',
+      ],
+    ],
+    [
+      "description a boolean",
+      "---\nname: my-skill\ndescription: true\n---\n",
+      [
+        'error DESCRIPTION_NOT_STRING: field "description" must be a string, got a boolean (true); quote it: description: "<what the skill does and when to use it>"',
+      ],
+    ],
+  ];
+  for (const mode of ["ucagent", "strict", "lenient"] as const) {
+    it.each(cases)(`${mode}: %s`, (_label, content, expected) => {
+      const result = run(content, mode);
+      expect(result.problems).toEqual(expected);
+      expect(result.ok).toBe(false);
+      expect(result.parsed).toBeUndefined();
+    });
+  }
+});
+
+describe("ucagent mode: warn but load", () => {
+  it("warns on a name that breaks the spec and differs from the folder", () => {
+    const result = run("---\nname: My_Skill\ndescription: Finds bugs.\n---\n");
+    expect(result.ok).toBe(true);
+    expect(result.parsed?.name).toBe("My_Skill");
+    expect(result.problems).toEqual([
+      'warning NAME_NOT_LOWERCASE: name "My_Skill" has uppercase letters (loaded anyway); use "my_skill" and rename the folder to match',
+      'warning NAME_INVALID_CHARS: name "My_Skill" contains "_" (loaded anyway); use only lowercase letters, digits and single hyphens',
+      'warning NAME_MISMATCH: name "My_Skill" does not match the folder name "my-skill" (compared after NFKC normalisation) (loaded anyway); set name: my-skill or rename the folder to "My_Skill"',
+    ]);
+  });
+
+  it("warns on hyphen rules and length", () => {
+    const long = `a${"-b".repeat(40)}`;
+    const result = run(`---\nname: -x--y-\ndescription: d\n---\n`, "ucagent", "/s/-x--y-/SKILL.md");
+    expect(result.problems).toEqual([
+      'warning NAME_HYPHEN_EDGE: name "-x--y-" starts or ends with "-" (loaded anyway); remove the leading or trailing hyphen',
+      'warning NAME_DOUBLE_HYPHEN: name "-x--y-" contains "--" (loaded anyway); use single hyphens between words',
+    ]);
+    const tooLong = run(`---\nname: ${long}\ndescription: d\n---\n`, "ucagent", `/s/${long}/SKILL.md`);
+    expect(tooLong.problems).toEqual([
+      `warning NAME_TOO_LONG: name "${long}" is 81 characters long, over the limit of 64 (loaded anyway); shorten it and rename the folder to match`,
+    ]);
+  });
+
+  it("truncates a long description to 1024 code points (an emoji is one character)", () => {
+    const description = "😀".repeat(1030);
+    const result = run(`---\nname: my-skill\ndescription: "${description}"\n---\n`);
+    expect(result.ok).toBe(true);
+    expect(Array.from(result.parsed?.description ?? "")).toHaveLength(1024);
+    expect(result.parsed?.description).toBe("😀".repeat(1024));
+    expect(result.problems).toEqual([
+      "warning DESCRIPTION_TOO_LONG: description is 1030 characters long, over the limit of 1024; loaded it truncated to 1024 characters — shorten it and move details into the body",
+    ]);
+  });
+
+  it("accepts exactly 1024 emoji (2048 UTF-16 units) without a warning", () => {
+    const result = run(`---\nname: my-skill\ndescription: "${"😀".repeat(1024)}"\n---\n`);
+    expect(result.problems).toEqual([]);
+  });
+
+  it("stringifies metadata values", () => {
+    const result = run(
+      "---\nname: my-skill\ndescription: d\nmetadata:\n  version: 1.0\n  count: 3\n  enabled: true\n  none: null\n  tags: [a, b]\n  nested: {k: v}\n  text: hello\n---\n",
+    );
+    expect(result.parsed?.metadata).toEqual({
+      version: "1",
+      count: "3",
+      enabled: "true",
+      none: "",
+      tags: '["a","b"]',
+      nested: '{"k":"v"}',
+      text: "hello",
+    });
+    expect(result.problems).toEqual([]);
+  });
+
+  it.each([
+    ["a list", "[a, b]", 'a list (["a","b"])'],
+    ["a string", "hello", 'a string ("hello")'],
+    ["a number", "7", "a number (7)"],
+  ])("ignores metadata that is %s with a warning", (_label, yaml, shown) => {
+    const result = run(`---\nname: my-skill\ndescription: d\nmetadata: ${yaml}\n---\n`);
+    expect(result.ok).toBe(true);
+    expect(result.parsed?.metadata).toEqual({});
+    expect(result.problems).toEqual([
+      `warning METADATA_NOT_MAPPING: field "metadata" is ${shown}, not a mapping; ignored it — write "metadata:" followed by indented "key: value" lines`,
+    ]);
+  });
+
+  it("ignores unknown fields and duplicate keys (last wins, like PyYAML)", () => {
+    const result = run("---\nname: my-skill\ndescription: first\ndescription: second\nversion: 2\n---\n");
+    expect(result.problems).toEqual([]);
+    expect(result.parsed?.description).toBe("second");
+  });
+
+  it("skips non-UTF-8 content", () => {
+    const bytes = Buffer.concat([Buffer.from("---\nname: my-skill\ndescription: caf"), Buffer.from([0xe9]), Buffer.from("\n---\n")]);
+    expect(run(bytes).problems).toEqual([
+      "error NOT_UTF8: SKILL.md is not valid UTF-8 (invalid byte sequence); re-save it with UTF-8 encoding",
+    ]);
+  });
+
+  it("skips content over 10 MiB", () => {
+    const big = Buffer.alloc(10 * 1024 * 1024 + 1, 0x61);
+    expect(run(big).problems).toEqual([
+      "error TOO_LARGE: SKILL.md is 10485761 bytes, over the 10 MiB limit (10485760 bytes); move long material into references/ and keep SKILL.md short",
+    ]);
+  });
+});
+
+describe("strict mode: the Agent Skills spec as skills-ref applies it", () => {
+  it("accepts a spec-clean skill with every allowed field", () => {
+    const result = run(
+      '---\nname: my-skill\ndescription: d\nlicense: MIT\ncompatibility: "node >= 20"\nmetadata:\n  a: b\nallowed-tools: Read Bash\n---\n',
+      "strict",
+    );
+    expect(result.problems).toEqual([]);
+    expect(result.ok).toBe(true);
+  });
+
+  it("reports every failing field, not just the first", () => {
+    const result = run(
+      `---\nname: Bad--Name-\ndescription: "${"x".repeat(1025)}"\ncompatibility: "${"c".repeat(501)}"\nallowed-tools: 5\nversion: 1\nauthor: me\n---\n`,
+      "strict",
+    );
+    expect(result.ok).toBe(false);
+    expect(result.problems).toEqual([
+      'error UNKNOWN_FIELD: unknown frontmatter field "version" (value 1); the Agent Skills spec allows only name, description, license, compatibility, metadata, allowed-tools — move it under "metadata:" or remove it',
+      'error UNKNOWN_FIELD: unknown frontmatter field "author" (value "me"); the Agent Skills spec allows only name, description, license, compatibility, metadata, allowed-tools — move it under "metadata:" or remove it',
+      'error NAME_NOT_LOWERCASE: name "Bad--Name-" has uppercase letters; use "bad--name-" and rename the folder to match',
+      'error NAME_HYPHEN_EDGE: name "Bad--Name-" starts or ends with "-"; remove the leading or trailing hyphen',
+      'error NAME_DOUBLE_HYPHEN: name "Bad--Name-" contains "--"; use single hyphens between words',
+      "error DESCRIPTION_TOO_LONG: description is 1025 characters long, over the limit of 1024; shorten it and move details into the body",
+      "error COMPATIBILITY_TOO_LONG: compatibility is 501 characters long, over the limit of 500; shorten it",
+      'error ALLOWED_TOOLS_INVALID: field "allowed-tools" must be a string or a list of strings, got a number (5); write e.g. allowed-tools: "Read Bash"',
+      'error NAME_MISMATCH: name "Bad--Name-" does not match the folder name "my-skill" (compared after NFKC normalisation); set name: my-skill or rename the folder to "Bad--Name-"',
+    ]);
+  });
+
+  it("rejects a non-string compatibility and duplicate keys", () => {
+    expect(run("---\nname: my-skill\ndescription: d\ncompatibility: 3\n---\n", "strict").problems).toEqual([
+      'error COMPATIBILITY_NOT_STRING: field "compatibility" must be a string, got a number (3); write it as one quoted string',
+    ]);
+    expect(run("---\nname: my-skill\ndescription: a\ndescription: b\n---\n", "strict").problems).toEqual([
+      'error YAML_ERROR: invalid YAML in the frontmatter at line 4, column 1: Map keys must be unique; fix the YAML syntax (quote values that contain ": " or start with a special character)',
+    ]);
+  });
+
+  it("counts code points: 64 emoji-free CJK letters pass, 65 fail; 1024 emoji in a description pass", () => {
+    const name64 = "技".repeat(64);
+    expect(run(`---\nname: ${name64}\ndescription: "${"😀".repeat(1024)}"\n---\n`, "strict", `/s/${name64}/SKILL.md`).problems).toEqual(
+      [],
+    );
+    const name65 = "技".repeat(65);
+    expect(run(`---\nname: ${name65}\ndescription: d\n---\n`, "strict", `/s/${name65}/SKILL.md`).problems).toEqual([
+      `error NAME_TOO_LONG: name "${name65}" is 65 characters long, over the limit of 64; shorten it and rename the folder to match`,
+    ]);
+  });
+
+  it.each([
+    ["lowercase Unicode letters", "données-été", "données-été", []],
+    ["CJK letters and digits", "技能-2", "技能-2", []],
+    ["uppercase Unicode letter", "Été", "Été", ['error NAME_NOT_LOWERCASE: name "Été" has uppercase letters; use "été" and rename the folder to match']],
+    [
+      "symbol",
+      "a.b",
+      "a.b",
+      ['error NAME_INVALID_CHARS: name "a.b" contains "."; use only lowercase letters, digits and single hyphens'],
+    ],
+    [
+      "emoji",
+      "fix-🐛",
+      "fix-🐛",
+      ['error NAME_INVALID_CHARS: name "fix-🐛" contains "🐛"; use only lowercase letters, digits and single hyphens'],
+    ],
+  ])("names: %s", (_label, name, folder, expected) => {
+    expect(run(`---\nname: ${name}\ndescription: d\n---\n`, "strict", `/s/${folder}/SKILL.md`).problems).toEqual(expected);
+  });
+
+  it("compares name and folder after NFKC normalisation", () => {
+    // "ﬁle" (U+FB01 ligature) normalises to "file"; a decomposed "é" (e + U+0301) composes to "é".
+    expect(run("---\nname: file-tool\ndescription: d\n---\n", "strict", "/s/ﬁle-tool/SKILL.md").problems).toEqual([]);
+    expect(run("---\nname: café\ndescription: d\n---\n", "strict", "/s/cafe\u0301/SKILL.md").problems).toEqual([]);
+    expect(run("---\nname: cafe\ndescription: d\n---\n", "strict", "/s/café/SKILL.md").problems).toEqual([
+      'error NAME_MISMATCH: name "cafe" does not match the folder name "café" (compared after NFKC normalisation); set name: café or rename the folder to "cafe"',
+    ]);
+  });
+});
+
+describe("lenient mode", () => {
+  it("accepts a BOM with a warning", () => {
+    const result = run(`\uFEFF${ok}`, "lenient");
+    expect(result.ok).toBe(true);
+    expect(result.problems).toEqual([
+      "warning BOM_STRIPPED: SKILL.md starts with a UTF-8 byte order mark (BOM); ignored it in lenient mode — save the file without a BOM so other loaders accept it",
+    ]);
+  });
+
+  it("quotes a plain value containing ': ' and loads the skill with a warning", () => {
+    const result = run("---\nname: my-skill\ndescription: Use when: reviewing C code\nmetadata:\n  note: a: b\n---\n", "lenient");
+    expect(result.ok).toBe(true);
+    expect(result.parsed?.description).toBe("Use when: reviewing C code");
+    expect(result.parsed?.metadata).toEqual({ note: "a: b" });
+    expect(result.problems).toEqual([
+      'warning YAML_COLON_QUOTED: value of "description" on line 3 contains ": " and is not valid plain YAML; loaded it as the string "Use when: reviewing C code" — quote it in SKILL.md: description: "Use when: reviewing C code"',
+      'warning YAML_COLON_QUOTED: value of "note" on line 5 contains ": " and is not valid plain YAML; loaded it as the string "a: b" — quote it in SKILL.md: note: "a: b"',
+    ]);
+  });
+
+  it("still skips YAML it cannot repair", () => {
+    expect(run("---\nname: my-skill\ndescription: [oops\n---\n", "lenient").problems).toEqual([
+      'error YAML_ERROR: invalid YAML in the frontmatter at line 4, column 1: Flow sequence in block collection must be sufficiently indented and end with a ]; fix the YAML syntax (quote values that contain ": " or start with a special character)',
+    ]);
+  });
+
+  it("never throws on arbitrary bytes", () => {
+    for (let seed = 0; seed < 200; seed++) {
+      const bytes = Buffer.from(Array.from({ length: 64 }, (_, index) => ((seed * 31 + index * 17) ^ (index * seed)) & 0xff));
+      for (const mode of ["ucagent", "strict", "lenient"] as const) {
+        expect(() => parseSkillFile(Buffer.concat([Buffer.from("---\n"), bytes, Buffer.from("\n---\n")]), FILE, mode)).not.toThrow();
+      }
+    }
+  });
+});

@@ -1,0 +1,107 @@
+// Test helpers for the tool/MCP/CLI suites: temp workspaces over the fixture pack with a small forced-stage workflow.
+import { chmodSync, lstatSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { stringify } from "yaml";
+import { type OpenedSession, openSession } from "../../runtime/tools/session.js";
+
+export const REPO_ROOT = fileURLToPath(new URL("../..", import.meta.url));
+export const FIXTURE_PACK = fileURLToPath(new URL("../fixtures/tools/pack", import.meta.url));
+export const GATE_SKILL = "fixture/gate-skill";
+export const GATE_SKILL_MD = ".ucagent/skills/fixture/gate-skill/SKILL.md";
+
+export interface FixtureOptions {
+  useSkill?: boolean;
+  /** skill_list of the first stage (default [GATE_SKILL]). */
+  stageSkills?: string[];
+  general?: string[];
+  max?: number;
+  force?: boolean;
+  /** Skill pack copied by init (default the fixture pack). */
+  packPath?: string;
+  sandboxLevel?: 1 | 2 | 3;
+}
+
+export interface Fixture {
+  dir: string;
+  ws: string;
+  configFile: string;
+  home: string;
+  /** Env for child processes: SKILLGATE_HOME pointing into the temp dir. */
+  env: NodeJS.ProcessEnv;
+  open(extra?: { init?: boolean; argvFlags?: string[] }): Promise<OpenedSession>;
+  cleanup(): void;
+}
+
+/** The fixture workflow: stage `report` (forced gate-skill, checker: {OUT}/report.md), then stage `summary` (no skills). */
+export function fixtureConfig(options: FixtureOptions = {}): Record<string, unknown> {
+  return {
+    DUT: "dut",
+    OUT: "out",
+    skill: {
+      use_skill: options.useSkill ?? true,
+      pack_path: options.packPath ?? FIXTURE_PACK,
+      general_skill_list: options.general ?? [],
+      max_skill_list_count: options.max ?? 15,
+    },
+    exec: { sandbox_level: options.sandboxLevel ?? 2, timeout_seconds: 60 },
+    stage: [
+      {
+        name: "report",
+        desc: "Produce the report with the gate skill.",
+        task: ["Run make_report.py of the gate skill, then Check, SetSkillUsage and Complete."],
+        output_files: ["{OUT}/report.md"],
+        checker: [{ kind: "file_exists", args: { path: "{OUT}/report.md" } }],
+        skill_list: options.stageSkills ?? [GATE_SKILL],
+        force_use_skill: options.force ?? true,
+      },
+      {
+        name: "summary",
+        desc: "Write a summary.",
+        task: ["Write {OUT}/summary.md."],
+        checker: [{ kind: "file_exists", args: { path: "{OUT}/summary.md" } }],
+      },
+    ],
+  };
+}
+
+/** Creates a temp dir holding home/, ws/ and config.yaml; sets SKILLGATE_HOME for this process. */
+export function makeFixture(options: FixtureOptions = {}): Fixture {
+  const dir = mkdtempSync(join(tmpdir(), "skillgate-surface-"));
+  const home = join(dir, "home");
+  const ws = join(dir, "ws");
+  const configFile = join(dir, "config.yaml");
+  writeFileSync(configFile, stringify(fixtureConfig(options)));
+  process.env.SKILLGATE_HOME = home;
+  const env = { ...process.env, SKILLGATE_HOME: home, NO_COLOR: "1" };
+  return {
+    dir,
+    ws,
+    configFile,
+    home,
+    env,
+    open: (extra = {}) => openSession({ workspace: ws, configFile, env, ...extra }),
+    cleanup: () => removeTree(dir),
+  };
+}
+
+/** Makes a tree writable again (init marks the copied pack read-only), then removes it. */
+export function removeTree(path: string): void {
+  const walk = (current: string) => {
+    const info = lstatSync(current, { throwIfNoEntry: false });
+    if (!info || info.isSymbolicLink()) return;
+    if (info.isDirectory()) {
+      chmodSync(current, 0o755);
+      for (const entry of readdirSync(current)) walk(join(current, entry));
+    } else chmodSync(current, 0o644);
+  };
+  walk(path);
+  rmSync(path, { recursive: true, force: true });
+}
+
+/** Makes a copied workspace file writable and replaces its content (simulates an agent editing by shell). */
+export function tamper(file: string, content: string): void {
+  chmodSync(file, 0o644);
+  writeFileSync(file, content);
+}

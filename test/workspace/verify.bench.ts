@@ -1,0 +1,32 @@
+// Cost of the run-time integrity check: cached verify of an unchanged copy vs hashing the file every time.
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { bench, describe } from "vitest";
+import { ConfigSchema } from "../../runtime/config/index.js";
+import {
+  initWorkspace,
+  sha256File,
+  verifyCopiedFile,
+  workspacePaths,
+} from "../../runtime/workspace/index.js";
+
+const root = mkdtempSync(join(tmpdir(), "skillgate-verify-bench-"));
+process.on("exit", () => rmSync(root, { recursive: true, force: true }));
+const pack = join(root, "pack");
+mkdirSync(join(pack, "big/scripts"), { recursive: true });
+writeFileSync(join(pack, "big/SKILL.md"), "---\nname: big\ndescription: bench\n---\n");
+writeFileSync(join(pack, "big/scripts/tool.py"), "x = 1\n".repeat(200_000)); // ~1.2 MB
+const paths = workspacePaths(join(root, "ws"));
+await initWorkspace({ workspace: paths.root, config: ConfigSchema.parse({ skill: { pack_path: pack } }) });
+const script = join(paths.skillsDir, "big/scripts/tool.py");
+
+describe("verifyCopiedFile on a 1.2 MB script", () => {
+  bench("verify (cached by path+inode+size+mtime+ctime)", async () => {
+    const result = await verifyCopiedFile(paths, script);
+    if (!result.ok) throw new Error(result.message);
+  });
+  bench("sha256 of the file each time (no cache)", async () => {
+    await sha256File(script);
+  });
+});
