@@ -1,30 +1,13 @@
 // The skillgate library API (named exports only): sessions, tools, MCP server, config, workspace, skills, exec, stages.
-export { SkillgateError, isSkillgateError, ERROR_CODES } from "./errors.js";
-export type { ErrorCode } from "./errors.js";
 
-export { openSession, ALL_TOOLS, TOOL_EXAMPLES, TOOL_NAMES, callTool, findTool, toolsFor } from "./tools/index.js";
-export type {
-  CommandRecord,
-  ListedSkill,
-  OpenSessionOptions,
-  OpenedSession,
-  RuntimeConfig,
-  Session,
-  ToolDefinition,
-  ToolName,
-  ToolResult,
-} from "./tools/index.js";
-
-export { createMcpServer, serveHttp, serveStdio, parseListenAddress, MCP_PATH } from "./mcp/index.js";
-export type { HttpServing, StdioServing } from "./mcp/index.js";
-
+export type { CheckerConfig, ExecConfig, SkillgateConfig, StageConfig } from "./config/index.js";
 export { ConfigSchema, loadConfig, skillFlagsFromArgv, skillgateHome } from "./config/index.js";
-export type { ExecConfig, SkillgateConfig, StageConfig, CheckerConfig } from "./config/index.js";
-
-export { initWorkspace, readRuntimeConfig } from "./workspace/index.js";
-export { workspacePaths } from "./workspace/paths.js";
-export type { WorkspacePaths } from "./workspace/paths.js";
-
+export type { ErrorCode } from "./errors.js";
+export { ERROR_CODES, isSkillgateError, SkillgateError } from "./errors.js";
+export { runScript, splitArgs } from "./exec/index.js";
+export type { RunLimits, RunRequest, RunResult, RunStatus, SandboxLevel } from "./exec/types.js";
+export type { HttpServing, StdioServing } from "./mcp/index.js";
+export { createMcpServer, MCP_PATH, parseListenAddress, serveHttp, serveStdio } from "./mcp/index.js";
 export { createCatalog, parseSkillFile, scanSkillRoot, validateSkillDir } from "./skills/index.js";
 export type {
   CatalogSnapshot,
@@ -33,9 +16,28 @@ export type {
   ValidationMode,
   ValidationResult,
 } from "./skills/types.js";
-
-export { runScript, splitArgs } from "./exec/index.js";
-export type { RunLimits, RunRequest, RunResult, RunStatus, SandboxLevel } from "./exec/types.js";
-
 export { createStageEngine } from "./stage/index.js";
 export type { EvidenceKind, ReadRange, SkillEvidence, StageEngine, StageView } from "./stage/types.js";
+export type {
+  CommandRecord,
+  ListedSkill,
+  OpenedSession,
+  OpenSessionOptions,
+  RuntimeConfig,
+  Session,
+  ToolDefinition,
+  ToolName,
+  ToolResult,
+} from "./tools/index.js";
+export {
+  ALL_TOOLS,
+  callTool,
+  findTool,
+  openSession,
+  TOOL_EXAMPLES,
+  TOOL_NAMES,
+  toolsFor,
+} from "./tools/index.js";
+export { initWorkspace, readRuntimeConfig } from "./workspace/index.js";
+export type { WorkspacePaths } from "./workspace/paths.js";
+export { workspacePaths } from "./workspace/paths.js";

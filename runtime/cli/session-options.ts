@@ -20,19 +20,31 @@ export function addSessionOptions(command: Command, workspaceRequired = true): C
   return command
     .option(
       "-w, --workspace <dir>",
-      workspaceRequired ? "workspace folder (required)" : "workspace folder (default: ~/.skillgate/workspaces/default)",
+      workspaceRequired
+        ? "workspace folder (required)"
+        : "workspace folder (default: ~/.skillgate/workspaces/default)",
     )
-    .option("--config <file>", "extra config file layered over ~/.skillgate/config.yaml and <ws>/.ucagent/setting.yaml")
+    .option(
+      "--config <file>",
+      "extra config file layered over ~/.skillgate/config.yaml and <ws>/.ucagent/setting.yaml",
+    )
     .option("--use-skill", "turn skill support on (overrides config)")
     .option("--no-use-skill", "turn skill support off (overrides config)")
-    .option("--extra-skill-path <path>", "extra skill folder copied under skills/ext/ at init (repeatable)", collect)
+    .option(
+      "--extra-skill-path <path>",
+      "extra skill folder copied under skills/ext/ at init (repeatable)",
+      collect,
+    )
     .option("--json", "print JSON instead of text");
 }
 
 /** Rebuilds the skill flags as typed so the loader applies its own rules (last wins, conflict checks). */
 export function sessionOptionsFrom(flags: SessionFlags, workspace: string | undefined): OpenSessionOptions {
   if (!workspace) {
-    throw new SkillgateError("USAGE", "missing --workspace <dir>: name the workspace folder, e.g. --workspace ./ws");
+    throw new SkillgateError(
+      "USAGE",
+      "missing --workspace <dir>: name the workspace folder, e.g. --workspace ./ws",
+    );
   }
   const argvFlags: string[] = [];
   if (flags.useSkill === true) argvFlags.push("--use-skill");
@@ -41,10 +53,14 @@ export function sessionOptionsFrom(flags: SessionFlags, workspace: string | unde
   return { workspace, configFile: flags.config, argvFlags };
 }
 
-/** Init copy progress on stderr, throttled (a line at most every 500 ms, plus the last one). */
+/** Files below which an init copy is quick enough to stay silent. */
+const LARGE_COPY_FILES = 200;
+
+/** Init copy progress on stderr for large copies only, throttled (a line at most every 500 ms, plus the last one). */
 export function initProgressPrinter(write: (text: string) => void): (progress: InitProgress) => void {
   let last = 0;
   return (progress) => {
+    if (progress.total < LARGE_COPY_FILES) return;
     const now = Date.now();
     if (progress.copied < progress.total && now - last < 500) return;
     last = now;

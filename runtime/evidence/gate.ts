@@ -108,7 +108,8 @@ function expectedCall(ctx: GateContext, statuses: GateSkillStatus[]): string {
     const textMethod = (ctx.skills[s.id]?.scripts.length ?? 0) === 0;
     const use = s.use || (textMethod && !s.notApplicable);
     const entry: Record<string, unknown> = { list: true, read: true, use };
-    if (!use) entry.reason = ctx.state.usage?.claims[s.id]?.reason ?? "<why this skill does not apply to this stage>";
+    if (!use)
+      entry.reason = ctx.state.usage?.claims[s.id]?.reason ?? "<why this skill does not apply to this stage>";
     usage[s.id] = entry;
   }
   return `SetSkillUsage(${JSON.stringify({ skill_usage: usage })})`;

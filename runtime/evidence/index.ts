@@ -10,7 +10,15 @@ export {
   type LedgerSnapshot,
   type TransactionStep,
 } from "./ledger.js";
-export { GENESIS_HASH, type LedgerRecord, type RecordKind, type UnsignedRecord, verifyLine } from "./record.js";
+export {
+  GENESIS_HASH,
+  type LedgerRecord,
+  type RecordKind,
+  recordHash,
+  sealRecord,
+  type UnsignedRecord,
+  verifyLine,
+} from "./record.js";
 export {
   applyRecord,
   type CheckState,

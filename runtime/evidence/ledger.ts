@@ -1,11 +1,35 @@
 // The append-only, hash-chained, signed evidence ledger plus its signed checkpoint (progress file) for O(1) loads.
+//
+// Design (why it is shaped this way):
+// - ledger.jsonl: one JSON record per line {seq, time, stage, kind, data, prev, hash, sig}; hash = sha256 of the
+//   canonical record body (which includes prev, chaining every record to the one before); sig = HMAC-SHA256 of hash
+//   with a per-workspace key derived from <skillgateHome()>/ledger.key, so the agent (which cannot read the key)
+//   can neither forge nor move records between workspaces.
+// - progress.json is a signed checkpoint {ledger: {offset, seq, hash}, state}: the evidence state folded from every
+//   record up to offset. A load verifies the checkpoint signature, that the record ending at offset has the
+//   checkpoint's hash (ledger not rewritten), then verifies and folds only the records after offset.
+// - Drop policy: the first record after the checkpoint that is unparsable, breaks the chain or has a bad signature is
+//   dropped together with every record after it (they chain from it), the dropped bytes are moved to
+//   ledger.rejected-<time>.jsonl and the ledger is truncated, so later appends chain from the last good record. The
+//   caller gets a warning. A bad checkpoint is discarded and the state rebuilt from the ledger (same rules).
+// - Records already covered by a valid checkpoint are not re-verified on the fast path: their effect is frozen in
+//   the signed state, so editing them changes nothing (verifyAll() still reports it).
 import { mkdir, open, readFile, stat, truncate, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { isSkillgateError, SkillgateError } from "../errors.js";
 import { withWorkspaceLock, writeFileAtomic } from "../workspace/index.js";
 import type { WorkspacePaths } from "../workspace/paths.js";
 import { canonicalJson, hmacHex } from "./canonical.js";
 import { loadMasterKey, workspaceKey } from "./key.js";
-import { equalHex, GENESIS_HASH, isRecordShape, type LedgerRecord, sealRecord, type UnsignedRecord, verifyLine } from "./record.js";
+import {
+  equalHex,
+  GENESIS_HASH,
+  isRecordShape,
+  type LedgerRecord,
+  sealRecord,
+  type UnsignedRecord,
+  verifyLine,
+} from "./record.js";
 import { applyRecord, type EvidenceState, emptyState } from "./state.js";
 
 export interface LedgerHead {
@@ -35,6 +59,8 @@ export interface LedgerDeps {
   now?: () => Date;
   lock?: <T>(paths: WorkspacePaths, fn: () => Promise<T>) => Promise<T>;
   writeAtomic?: (path: string, data: string) => Promise<void>;
+  /** Rewrite the checkpoint once this many records accumulated after it (default 32). */
+  checkpointEvery?: number;
 }
 
 /** What a transaction body returns: records to append (may be empty) and a value handed back to the caller. */
@@ -43,7 +69,15 @@ export interface TransactionStep<T> {
   result: T;
 }
 
-const ANCHOR_WINDOW = 1 << 20;
+/**
+ * The checkpoint is written with the first record, then rewritten (fsync'd) every 32 records or 64 KiB of ledger
+ * and whenever a stage completes: loads
+ * verify at most that much tail, so a call costs the same with 100 or 100,000 records, and most calls avoid an fsync.
+ */
+const CHECKPOINT_EVERY_RECORDS = 32;
+const CHECKPOINT_EVERY_BYTES = 64 * 1024;
+const ANCHOR_FIRST_WINDOW = 16 * 1024;
+const ANCHOR_MAX_WINDOW = 4 * 1024 * 1024;
 
 export class EvidenceLedger {
   private key: Buffer | null = null;
@@ -75,7 +109,15 @@ export class EvidenceLedger {
     await mkdir(this.paths.skillgateDir, { recursive: true });
     const key = await this.signingKey();
     return this.lock(this.paths, async () => {
-      const loaded = await this.load(key);
+      const loaded = await this.load(key).catch((error: unknown) => {
+        if (isSkillgateError(error)) throw error;
+        const code = (error as NodeJS.ErrnoException).code ?? String(error);
+        throw new SkillgateError(
+          "LEDGER_TAMPERED",
+          `cannot read the evidence state in ${this.paths.skillgateDir} (${code}); move ${this.paths.ledger} and ${this.paths.progress} aside (evidence will have to be collected again) and retry`,
+          { ledger: this.paths.ledger },
+        );
+      });
       const step = await body(loaded.snapshot);
       const appended: LedgerRecord[] = [];
       let head = loaded.snapshot.head;
@@ -92,7 +134,14 @@ export class EvidenceLedger {
         head = { ...head, offset: head.offset + Buffer.byteLength(text) };
       }
       loaded.snapshot.head = head;
-      if (appended.length > 0 || loaded.dirty) await this.writeCheckpoint(key, head, loaded.snapshot.state);
+      const behind = head.seq - loaded.checkpoint.seq;
+      const behindBytes = head.offset - loaded.checkpoint.offset;
+      const advanced = appended.some((r) => r.kind === "complete" && r.data.passed === true);
+      const every = this.deps.checkpointEvery ?? CHECKPOINT_EVERY_RECORDS;
+      const first = loaded.checkpoint.seq === 0 && head.seq > 0;
+      if (loaded.dirty || first || advanced || behind >= every || behindBytes >= CHECKPOINT_EVERY_BYTES) {
+        await this.writeCheckpoint(key, head, loaded.snapshot.state);
+      }
       return { snapshot: loaded.snapshot, result: step.result, appended };
     });
   }
@@ -119,7 +168,13 @@ export class EvidenceLedger {
     return this.key;
   }
 
-  private async load(key: Buffer): Promise<{ snapshot: LedgerSnapshot; dirty: boolean }> {
+  /**
+   * Checkpoint, then verify and fold only the records after it. `dirty` asks for a new checkpoint now (recovery
+   * happened); otherwise the caller refreshes the checkpoint once the unverified tail grows past a bound.
+   */
+  private async load(
+    key: Buffer,
+  ): Promise<{ snapshot: LedgerSnapshot; dirty: boolean; checkpoint: LedgerHead }> {
     const warnings: string[] = [];
     const size = await stat(this.paths.ledger).then(
       (s) => s.size,
@@ -138,7 +193,8 @@ export class EvidenceLedger {
       );
       start = null;
     }
-    let dirty = start === null && size > 0;
+    let dirty = false;
+    const checkpoint = start?.ledger ?? { offset: 0, seq: 0, hash: GENESIS_HASH };
     const state = start?.state ?? emptyState();
     let head: LedgerHead = start?.ledger ?? { offset: 0, seq: 0, hash: GENESIS_HASH };
     if (size > head.offset) {
@@ -155,7 +211,8 @@ export class EvidenceLedger {
           position += lineBytes;
           continue;
         }
-        const problem = newline === -1 ? "the last line is incomplete (torn write)" : verifyLine(line, head, key);
+        const problem =
+          newline === -1 ? "the last line is incomplete (torn write)" : verifyLine(line, head, key);
         if (problem) {
           const dropped = await this.quarantine(position, size);
           warnings.push(
@@ -169,10 +226,9 @@ export class EvidenceLedger {
         position += lineBytes;
         cursor += lineBytes;
         head = { offset: position, seq: record.seq, hash: record.hash };
-        dirty = true;
       }
     }
-    return { snapshot: { state, head, warnings }, dirty: dirty || warnings.length > 0 };
+    return { snapshot: { state, head, warnings }, dirty: dirty || warnings.length > 0, checkpoint };
   }
 
   private async readCheckpoint(key: Buffer, warnings: string[]): Promise<Checkpoint | null> {
@@ -196,14 +252,24 @@ export class EvidenceLedger {
     return null;
   }
 
+  /** Does the record ending at the checkpoint offset carry the checkpoint's hash? Reads only the last line. */
   private async anchorMatches(head: LedgerHead): Promise<boolean> {
-    const from = Math.max(0, head.offset - ANCHOR_WINDOW);
-    const bytes = await readRange(this.paths.ledger, from, head.offset);
-    if (bytes[bytes.length - 1] !== 10) return false;
-    const previousNewline = bytes.lastIndexOf(10, bytes.length - 2);
-    if (previousNewline === -1 && from > 0) return false;
+    let window = ANCHOR_FIRST_WINDOW;
+    let bytes: Buffer;
+    let previousNewline: number;
+    for (;;) {
+      const from = Math.max(0, head.offset - window);
+      bytes = await readRange(this.paths.ledger, from, head.offset);
+      if (bytes[bytes.length - 1] !== 10) return false;
+      previousNewline = bytes.lastIndexOf(10, bytes.length - 2);
+      if (previousNewline !== -1 || from === 0) break;
+      if (window >= ANCHOR_MAX_WINDOW) return false;
+      window *= 4;
+    }
     try {
-      const parsed: unknown = JSON.parse(bytes.subarray(previousNewline + 1, bytes.length - 1).toString("utf8"));
+      const parsed: unknown = JSON.parse(
+        bytes.subarray(previousNewline + 1, bytes.length - 1).toString("utf8"),
+      );
       return isRecordShape(parsed) && parsed.hash === head.hash && parsed.seq === head.seq;
     } catch {
       return false;

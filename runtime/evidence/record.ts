@@ -43,7 +43,14 @@ export function sealRecord(
   time: string,
   key: Buffer,
 ): LedgerRecord {
-  const body = { seq: previous.seq + 1, time, stage: draft.stage, kind: draft.kind, data: draft.data, prev: previous.hash };
+  const body = {
+    seq: previous.seq + 1,
+    time,
+    stage: draft.stage,
+    kind: draft.kind,
+    data: draft.data,
+    prev: previous.hash,
+  };
   const hash = recordHash(body);
   return { ...body, hash, sig: hmacHex(key, `record:${hash}`) };
 }
@@ -60,7 +67,11 @@ const KINDS = new Set<string>([
 ]);
 
 /** Why a ledger line is not trustworthy, or null when it parses, chains after `previous` and carries a valid signature. */
-export function verifyLine(line: string, previous: { seq: number; hash: string }, key: Buffer): string | null {
+export function verifyLine(
+  line: string,
+  previous: { seq: number; hash: string },
+  key: Buffer,
+): string | null {
   let parsed: unknown;
   try {
     parsed = JSON.parse(line);
@@ -68,10 +79,14 @@ export function verifyLine(line: string, previous: { seq: number; hash: string }
     return "the line is not valid JSON (torn write or hand edit)";
   }
   if (!isRecordShape(parsed)) return "the line is not a ledger record (fields missing or of the wrong type)";
-  if (parsed.prev !== previous.hash) return `record ${parsed.seq} does not chain to the previous record's hash`;
-  if (parsed.seq !== previous.seq + 1) return `record ${parsed.seq} breaks the sequence (expected ${previous.seq + 1})`;
-  if (recordHash(parsed) !== parsed.hash) return `record ${parsed.seq} content does not match its hash (edited)`;
-  if (!equalHex(hmacHex(key, `record:${parsed.hash}`), parsed.sig)) return `record ${parsed.seq} has a bad signature`;
+  if (parsed.prev !== previous.hash)
+    return `record ${parsed.seq} does not chain to the previous record's hash`;
+  if (parsed.seq !== previous.seq + 1)
+    return `record ${parsed.seq} breaks the sequence (expected ${previous.seq + 1})`;
+  if (recordHash(parsed) !== parsed.hash)
+    return `record ${parsed.seq} content does not match its hash (edited)`;
+  if (!equalHex(hmacHex(key, `record:${parsed.hash}`), parsed.sig))
+    return `record ${parsed.seq} has a bad signature`;
   return null;
 }
 

@@ -168,7 +168,8 @@ function applyRead(state: EvidenceState, data: Record<string, unknown>): void {
   const ranges = flags.totalLines === total ? flags.readRanges : [];
   flags.totalLines = total;
   flags.readRanges = mergeRanges([...ranges, [start, Math.min(end, total)]]);
-  const covered = flags.readRanges.length === 1 && flags.readRanges[0]![0] <= 1 && flags.readRanges[0]![1] >= total;
+  const covered =
+    flags.readRanges.length === 1 && flags.readRanges[0]![0] <= 1 && flags.readRanges[0]![1] >= total;
   const changed = covered && !flags.read;
   if (covered) flags.read = true;
   state.skills[id] = flags;
@@ -212,5 +213,7 @@ function numberOr(value: unknown, fallback: number): number {
 
 function stringRecord(value: unknown): Record<string, string> {
   if (value === null || typeof value !== "object" || Array.isArray(value)) return {};
-  return Object.fromEntries(Object.entries(value).filter((e): e is [string, string] => typeof e[1] === "string"));
+  return Object.fromEntries(
+    Object.entries(value).filter((e): e is [string, string] => typeof e[1] === "string"),
+  );
 }

@@ -103,7 +103,10 @@ function parseClaims(
     }
     const earlier = byId.get(id);
     if (earlier) {
-      problems.push({ text: `'${earlier.raw}' and '${raw}' name the same skill '${id}'; give it once.`, next: "SetSkillUsage" });
+      problems.push({
+        text: `'${earlier.raw}' and '${raw}' name the same skill '${id}'; give it once.`,
+        next: "SetSkillUsage",
+      });
       continue;
     }
     byId.set(id, { raw, value });
@@ -161,7 +164,11 @@ function parseClaim(raw: string, value: unknown, problems: UsageProblem[]): Usag
     });
   }
   if (problems.length > before) return null;
-  const claim: UsageClaim = { list: record.list as boolean, read: record.read as boolean, use: record.use as boolean };
+  const claim: UsageClaim = {
+    list: record.list as boolean,
+    read: record.read as boolean,
+    use: record.use as boolean,
+  };
   if (claim.use && hasReason) {
     problems.push({
       text: `${where} has use: true with a reason; a reason is only for use: false, remove it.`,
@@ -180,11 +187,19 @@ function parseClaim(raw: string, value: unknown, problems: UsageProblem[]): Usag
   return claim;
 }
 
-function compareWithEvidence(id: string, claim: UsageClaim, flags: SkillFlags, info: StageSkillInfo): UsageProblem[] {
+function compareWithEvidence(
+  id: string,
+  claim: UsageClaim,
+  flags: SkillFlags,
+  info: StageSkillInfo,
+): UsageProblem[] {
   const where = `skill_usage['${id}']`;
   const problems: UsageProblem[] = [];
   if (claim.list && !flags.list) {
-    problems.push({ text: `${where}.list is true but no ListSkill call listed '${id}' in this stage.`, next: "ListSkill" });
+    problems.push({
+      text: `${where}.list is true but no ListSkill call listed '${id}' in this stage.`,
+      next: "ListSkill",
+    });
   } else if (!claim.list && flags.list) {
     problems.push({
       text: `${where}.list is false but ListSkill listed '${id}' in this stage; set list: true.`,

@@ -19,10 +19,21 @@ export interface BwrapPlan {
   tmpSizeBytes: number;
   /** Host paths to hide if they lie inside something bound (see sensitive.ts). */
   sensitivePaths: string[];
+  /** Options this bwrap understands (default: all, as in bwrap >= 0.8). */
+  features?: BwrapFeatures;
   /** bwrap --info-fd / --block-fd numbers used for the cgroup hand-shake. */
   infoFd?: number;
   blockFd?: number;
 }
+
+export interface BwrapFeatures {
+  /** --disable-userns (bwrap >= 0.8): no nested user namespaces inside the sandbox. */
+  disableUserns: boolean;
+  /** --size for --tmpfs (bwrap >= 0.5). */
+  tmpfsSize: boolean;
+}
+
+const ALL_FEATURES: BwrapFeatures = { disableUserns: true, tmpfsSize: true };
 
 /** Host facts the argv depends on; injectable so the builder stays pure in tests. */
 export interface HostView {
@@ -85,11 +96,20 @@ export function isUnder(path: string, dir: string): boolean {
 
 /** The bwrap argv (bwrap binary first) for `plan`. */
 export function bwrapArgv(plan: BwrapPlan, host: HostView = realHost): string[] {
-  const argv = [plan.bwrap, "--unshare-user", "--unshare-pid", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try"];
+  const argv = [
+    plan.bwrap,
+    "--unshare-user",
+    "--unshare-pid",
+    "--unshare-ipc",
+    "--unshare-uts",
+    "--unshare-cgroup-try",
+  ];
   // Network off unless declared. With it on the run shares the host network: per-domain
   // allow-lists are NOT enforced (that would need a filtering proxy).
   if (!plan.network) argv.push("--unshare-net");
-  argv.push("--die-with-parent", "--new-session", "--cap-drop", "ALL", "--disable-userns");
+  const features = plan.features ?? ALL_FEATURES;
+  argv.push("--die-with-parent", "--new-session", "--cap-drop", "ALL");
+  if (features.disableUserns) argv.push("--disable-userns");
   argv.push("--uid", "65534", "--gid", "65534", "--hostname", "skillgate");
   argv.push("--clearenv");
   for (const [name, value] of Object.entries(plan.env)) argv.push("--setenv", name, value);
@@ -104,7 +124,8 @@ export function bwrapArgv(plan: BwrapPlan, host: HostView = realHost): string[] 
     if (host.kind(entry) !== null) argv.push("--ro-bind", entry, entry);
   }
   argv.push("--proc", "/proc", "--dev", "/dev");
-  argv.push("--size", String(plan.tmpSizeBytes), "--tmpfs", "/tmp", "--dir", "/tmp/home");
+  if (features.tmpfsSize) argv.push("--size", String(plan.tmpSizeBytes));
+  argv.push("--tmpfs", "/tmp", "--dir", "/tmp/home");
 
   const bound: string[] = [];
   const bindReadOnly = (path: string): void => {
@@ -133,6 +154,9 @@ export function bwrapArgv(plan: BwrapPlan, host: HostView = realHost): string[] 
     if (kind === "dir" || kind?.startsWith("symlink:")) argv.push("--tmpfs", path, "--remount-ro", path);
     else if (kind === "file") argv.push("--ro-bind", "/dev/null", path);
   }
+  // bwrap's root is a tmpfs; left writable, folders created for the binds above (e.g. /root for a
+  // pyenv prefix) would accept writes that look like host writes. /tmp stays its own writable tmpfs.
+  argv.push("--remount-ro", "/");
   if (plan.infoFd !== undefined) argv.push("--info-fd", String(plan.infoFd));
   if (plan.blockFd !== undefined) argv.push("--block-fd", String(plan.blockFd));
   argv.push("--chdir", plan.cwd, "--", ...plan.command);
@@ -152,16 +176,27 @@ export function installationPrefix(executable: string, home: string): string | n
   return prefix;
 }
 
-const probeCache = new Map<string, string | null>();
+export type BwrapProbe = { ok: true; features: BwrapFeatures } | { ok: false; reason: string };
 
-/** Null when `bwrap` can build the sandbox here, else the reason (cached per binary path). */
-export function probeBwrap(bwrap: string): string | null {
+const probeCache = new Map<string, BwrapProbe>();
+
+/** Which optional options `bwrap --help` lists. */
+function readFeatures(bwrap: string): BwrapFeatures {
+  const help = spawnSync(bwrap, ["--help"], { encoding: "utf8", timeout: 10_000 });
+  const text = `${help.stdout ?? ""}${help.stderr ?? ""}`;
+  return { disableUserns: text.includes("--disable-userns"), tmpfsSize: text.includes("--size") };
+}
+
+/** Whether `bwrap` can build the sandbox here, with its optional features, or the reason (cached per path). */
+export function probeBwrap(bwrap: string): BwrapProbe {
   const cached = probeCache.get(bwrap);
   if (cached !== undefined) return cached;
   let reason: string | null = null;
+  let features = ALL_FEATURES;
   if (!existsSync(bwrap)) {
     reason = `bubblewrap not found at ${bwrap}`;
   } else {
+    features = readFeatures(bwrap);
     const probe = spawnSync(
       bwrap,
       [
@@ -174,7 +209,7 @@ export function probeBwrap(bwrap: string): string | null {
         "--new-session",
         "--cap-drop",
         "ALL",
-        "--disable-userns",
+        ...(features.disableUserns ? ["--disable-userns"] : []),
         "--ro-bind",
         "/",
         "/",
@@ -194,6 +229,7 @@ export function probeBwrap(bwrap: string): string | null {
       reason = `${bwrap} failed its probe (exit ${probe.status ?? probe.signal}): ${probe.stderr.trim() || "no message"}`;
     }
   }
-  probeCache.set(bwrap, reason);
-  return reason;
+  const probe: BwrapProbe = reason === null ? { ok: true, features } : { ok: false, reason };
+  probeCache.set(bwrap, probe);
+  return probe;
 }

@@ -1,5 +1,13 @@
 // A per-run pids cgroup: caps processes+threads for root (whom RLIMIT_NPROC ignores) and finds every process to kill.
-import { existsSync, mkdirSync, readFileSync, readdirSync, rmdirSync, statSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmdirSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { join } from "node:path";
 
 export interface PidsCgroup {
@@ -8,6 +16,14 @@ export interface PidsCgroup {
   add(pid: number): void;
   /** Live member processes. */
   members(): number[];
+  /**
+   * Runs `start` (a synchronous spawn) with the calling thread inside the group so the child is born
+   * in it: no window in which a fast fork escapes. Only cgroup v1 can move one thread (`tasks`);
+   * elsewhere the child is added right after the spawn. Returns true when born inside.
+   */
+  bornInside(start: () => void): boolean;
+  /** Forbids any further fork in the group (pids.max = 0), so killing converges even against a fork bomb. */
+  seal(): void;
   /** SIGKILLs every member until none is left (bounded), then removes the folder. */
   destroy(): void;
 }
@@ -60,10 +76,14 @@ export function createPidsCgroup(
   }
   const members = (): number[] => {
     try {
-      return readFileSync(join(dir, "cgroup.procs"), "utf8")
-        .split("\n")
-        .filter((line) => line.length > 0)
-        .map(Number);
+      return (
+        readFileSync(join(dir, "cgroup.procs"), "utf8")
+          .split("\n")
+          .filter((line) => line.length > 0)
+          .map(Number)
+          // Never ourselves, whatever happened to the thread move of bornInside.
+          .filter((pid) => pid !== process.pid)
+      );
     } catch {
       return [];
     }
@@ -75,11 +95,27 @@ export function createPidsCgroup(
         writeFileSync(join(dir, "cgroup.procs"), String(pid));
       },
       members,
+      bornInside(start: () => void): boolean {
+        const home = ownThreadCgroup(root);
+        if (home === null || !writeFile(join(dir, "tasks"), String(process.pid))) {
+          start();
+          return false;
+        }
+        try {
+          start();
+        } finally {
+          writeFileSync(join(home, "tasks"), String(process.pid));
+        }
+        return true;
+      },
+      seal(): void {
+        writeFile(join(dir, "pids.max"), "0");
+      },
       destroy(): void {
+        writeFile(join(dir, "pids.max"), "0");
         for (let round = 0; round < 200; round++) {
           const pids = members();
           if (pids.length === 0) break;
-          // A fork bomb refills the group while we kill; freezing is not available everywhere, so keep killing.
           for (const pid of pids) {
             try {
               process.kill(pid, "SIGKILL");
@@ -94,10 +130,28 @@ export function createPidsCgroup(
   };
 }
 
+/** The v1 pids cgroup folder of this process's main thread, or null on cgroup v2. */
+function ownThreadCgroup(root: string): string | null {
+  try {
+    const line = readFileSync(`/proc/self/task/${process.pid}/cgroup`, "utf8")
+      .split("\n")
+      .find((entry) => entry.split(":")[1]?.split(",").includes("pids"));
+    const path = line?.split(":")[2];
+    return path === undefined ? null : join(root, "pids", path);
+  } catch {
+    return null;
+  }
+}
+
 /** Killed orphans are reaped by init a little later; until then the folder is busy, so retry in the background. */
-function removeWhenEmpty(dir: string, attemptsLeft: number): void {
+function removeWhenEmpty(dir: string, attemptsLeft: number, spins = 10): void {
+  // Usually free within a few ms: a short synchronous wait covers a process that exits right after the run.
+  for (let spin = 0; spin < spins; spin++) {
+    if (rmdirQuiet(dir)) return;
+    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 5);
+  }
   if (rmdirQuiet(dir) || attemptsLeft <= 0) return;
-  setTimeout(() => removeWhenEmpty(dir, attemptsLeft - 1), 100).unref();
+  setTimeout(() => removeWhenEmpty(dir, attemptsLeft - 1, 0), 100).unref();
 }
 
 /** Removes empty run folders left by a process that died before cleaning up (rmdir fails on busy ones). */

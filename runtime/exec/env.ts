@@ -1,7 +1,16 @@
 // The environment allow-list of script runs: which variable names may reach a script at all.
 
 /** Names skillgate sets itself; a skill may not declare or override them. */
-export const RESERVED_ENV_NAMES = new Set(["PATH", "HOME", "LANG", "LC_ALL", "TMPDIR", "DUT", "OUT", "SKILLGATE_RUN_ID"]);
+export const RESERVED_ENV_NAMES = new Set([
+  "PATH",
+  "HOME",
+  "LANG",
+  "LC_ALL",
+  "TMPDIR",
+  "DUT",
+  "OUT",
+  "SKILLGATE_RUN_ID",
+]);
 
 const DANGEROUS_EXACT = new Set([
   "NODE_OPTIONS",

@@ -42,14 +42,15 @@ export function macosSandboxProfile(input: MacosProfileInput): string {
     "(allow process-exec)",
     "(allow signal (target same-sandbox))",
     "(allow sysctl-read)",
-    "(allow mach-lookup (global-name \"com.apple.system.opendirectoryd.libinfo\"))",
+    '(allow mach-lookup (global-name "com.apple.system.opendirectoryd.libinfo"))',
     "(allow file-read-metadata)",
   ];
   const readable = [...MACOS_SYSTEM_READ_PATHS, ...input.readPaths];
   lines.push(`(allow file-read* ${subpaths(readable)})`);
   if (input.writePaths.length > 0) lines.push(`(allow file-read* file-write* ${subpaths(input.writePaths)})`);
   lines.push('(allow file-write* (literal "/dev/null") (literal "/dev/stdout") (literal "/dev/stderr"))');
-  if (input.deniedPaths.length > 0) lines.push(`(deny file-read* file-write* ${subpaths(input.deniedPaths)})`);
+  if (input.deniedPaths.length > 0)
+    lines.push(`(deny file-read* file-write* ${subpaths(input.deniedPaths)})`);
   // With the network declared the run has the whole network: per-domain allow-lists are not enforced.
   if (input.network) lines.push("(allow network*)", "(allow system-socket)");
   return `${lines.join("\n")}\n`;

@@ -1,5 +1,5 @@
 // Reads Linux /proc: the descendants of a process and the resident memory of a set of processes.
-import { readFileSync, readdirSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 
 const PAGE_SIZE = 4096;
 
@@ -60,21 +60,19 @@ export function residentBytes(pids: readonly number[]): number {
   return total;
 }
 
-/** Pids whose argv or environment contains `marker` (test helper for "no survivors"; own processes only). */
-export function processesWithMarker(marker: string): number[] {
-  const found: number[] = [];
+/** Tasks (processes and threads) owned by real uid `uid`: what RLIMIT_NPROC counts. */
+export function userTaskCount(uid: number): number {
+  let total = 0;
   for (const name of readdirSync("/proc")) {
-    if (!/^\d+$/.test(name) || Number(name) === process.pid) continue;
-    for (const file of ["cmdline", "environ"]) {
-      try {
-        if (readFileSync(`/proc/${name}/${file}`, "latin1").includes(marker)) {
-          found.push(Number(name));
-          break;
-        }
-      } catch {
-        // gone or not readable
-      }
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const status = readFileSync(`/proc/${name}/status`, "utf8");
+      const realUid = /^Uid:\s+(\d+)/m.exec(status)?.[1];
+      if (Number(realUid) !== uid) continue;
+      total += Number(/^Threads:\s+(\d+)/m.exec(status)?.[1] ?? 1);
+    } catch {
+      // gone
     }
   }
-  return found;
+  return total;
 }

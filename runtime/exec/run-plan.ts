@@ -1,7 +1,7 @@
 // Turns the exec config and a skill's metadata declarations into the limits, network, env and caches of its runs.
 import { join } from "node:path";
-import type { ExecConfig } from "../config/schema.js";
 import { skillgateHome } from "../config/home.js";
+import type { ExecConfig } from "../config/schema.js";
 import type { SkillRecord } from "../skills/types.js";
 import { envNameProblem } from "./env.js";
 import type { RunLimits, SandboxLevel } from "./types.js";
@@ -81,9 +81,12 @@ export function runPlanFor(
   const extraEnv: Record<string, string> = {};
   const envNames: string[] = [];
   for (const name of listDeclaration(metadata["skillgate-env"])) {
-    const problem = envNameProblem(name) ?? (CACHE_ENV_NAMES.has(name) ? "is set by a cache declaration" : null);
+    const problem =
+      envNameProblem(name) ?? (CACHE_ENV_NAMES.has(name) ? "is set by a cache declaration" : null);
     if (problem !== null) {
-      warnings.push(`skill '${skill.id}': metadata skillgate-env names ${name}, which ${problem}; it is not passed`);
+      warnings.push(
+        `skill '${skill.id}': metadata skillgate-env names ${name}, which ${problem}; it is not passed`,
+      );
       continue;
     }
     envNames.push(name);

@@ -1,23 +1,35 @@
 // Runs one skill script under limits (level 1), bubblewrap (level 2) or bubblewrap + static scan (level 3).
-import { type ChildProcess, spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync } from "node:fs";
 import { homedir, constants as osConstants, tmpdir } from "node:os";
 import { basename, dirname, join } from "node:path";
-import type { Readable, Writable } from "node:stream";
-import { type BwrapPlan, bwrapArgv, installationPrefix, probeBwrap } from "./bwrap.js";
+import { type BwrapFeatures, type BwrapPlan, bwrapArgv, installationPrefix, probeBwrap } from "./bwrap.js";
 import { createPidsCgroup, type PidsCgroup } from "./cgroup.js";
 import { filterRunEnv } from "./env.js";
-import { MACOS_SYSTEM_READ_PATHS, macosSandboxProfile } from "./macos-profile.js";
-import { processTree, residentBytes } from "./proc-tree.js";
+import { macosSandboxProfile } from "./macos-profile.js";
+import { userTaskCount } from "./proc-tree.js";
 import { CACHE_ENV_NAMES } from "./run-plan.js";
-import { findExecutable, ownBinDir } from "./runner.js";
+import { findExecutable, ownBinDir, resolveShim } from "./runner.js";
+import { scanGate } from "./scan-gate.js";
 import { sensitiveHomePaths } from "./sensitive.js";
+import { supervise } from "./supervise.js";
 import type { RunRequest, RunResult, RunStatus, ScanFinding } from "./types.js";
 
 const GIB = 1024 * 1024 * 1024;
 const SANDBOX_UID_HOME = "/tmp/home";
 const SYSTEM_PATH = ["/usr/local/sbin", "/usr/local/bin", "/usr/sbin", "/usr/bin", "/sbin", "/bin"];
+
+/** Runners a script may call by name (a Python helper starting `uv run`, a shell helper starting `bun`). */
+const TOOLCHAIN = ["python3", "uv", "node"];
+let toolchain: string[] | null = null;
+
+/** Real paths of the host's toolchain executables (pyenv shims resolved), looked up once per process. */
+function hostToolchain(searchPath: string | undefined): string[] {
+  toolchain ??= TOOLCHAIN.map((name) => findExecutable(name, searchPath))
+    .filter((path): path is string => path !== null)
+    .map((path) => realpathSync(resolveShim(path)));
+  return toolchain;
+}
 
 /** The unsandboxed warning is given once per process, as promised by the opt-in. */
 let unsandboxedWarningGiven = false;
@@ -27,20 +39,22 @@ export function resetUnsandboxedWarning(): void {
   unsandboxedWarningGiven = false;
 }
 
-type Outcome = Extract<RunStatus, "timeout" | "memory_limit" | "output_limit">;
-
 interface SandboxChoice {
   kind: "bwrap" | "sandbox-exec" | "none";
   bwrap?: string;
+  features?: BwrapFeatures;
   reason?: string;
 }
 
 function chooseSandbox(req: RunRequest, platform: NodeJS.Platform, env: NodeJS.ProcessEnv): SandboxChoice {
   if (req.sandboxLevel === 1) return { kind: "none" };
   if (platform === "linux") {
-    const bwrap = req.bwrapPath ?? env.SKILLGATE_BWRAP ?? findExecutable("bwrap", env.PATH) ?? "bwrap (not on PATH)";
-    const reason = probeBwrap(bwrap);
-    return reason === null ? { kind: "bwrap", bwrap } : { kind: "none", reason };
+    const bwrap =
+      req.bwrapPath ?? env.SKILLGATE_BWRAP ?? findExecutable("bwrap", env.PATH) ?? "bwrap (not on PATH)";
+    const probe = probeBwrap(bwrap);
+    return probe.ok
+      ? { kind: "bwrap", bwrap, features: probe.features }
+      : { kind: "none", reason: probe.reason };
   }
   if (platform === "darwin") {
     return existsSync("/usr/bin/sandbox-exec")
@@ -69,33 +83,6 @@ function baseResult(req: RunRequest, runId: string, argv: string[]): RunResult {
   };
 }
 
-function describeFindings(findings: ScanFinding[]): string {
-  return findings.map((finding) => `${finding.file}:${finding.line} ${finding.message}`).join("; ");
-}
-
-/** Level 3 gate: null to go on, or the refused result. */
-async function scanGate(req: RunRequest, result: RunResult): Promise<RunResult | null> {
-  const script = basename(req.scriptPath);
-  if (req.scan === undefined) {
-    return {
-      ...result,
-      status: "refused",
-      message: `SCAN_REFUSED: script '${script}' needs the static scan at sandbox level 3 but none was provided; fix: pass the scan (runtime/scan scanFiles) or lower exec.sandbox_level to 2`,
-    };
-  }
-  const findings = await req.scan(req.scanPaths ?? [req.scriptPath]);
-  const critical = findings.filter((finding) => finding.severity === "critical");
-  if (critical.length > 0 && req.scanApproved !== true) {
-    return {
-      ...result,
-      status: "refused",
-      findings,
-      message: `SCAN_REFUSED: script '${script}' has ${critical.length} critical scan finding(s): ${describeFindings(critical)}; fix: remove them, or approve the skill in exec.approve_scan_findings after review`,
-    };
-  }
-  return findings.length > 0 ? { ...result, findings, status: "ok", message: "continue" } : null;
-}
-
 /** Signal name for an exit code bwrap reports as 128+N when its child died by signal N. */
 function signalFromBwrapCode(code: number): string | null {
   if (code <= 128 || code > 128 + 64) return null;
@@ -104,7 +91,19 @@ function signalFromBwrapCode(code: number): string | null {
   return found ? found[0] : null;
 }
 
-const MEMORY_MESSAGES = /MemoryError|Cannot allocate memory|out of memory|bad_alloc|heap limit|Allocation failed|ENOMEM/i;
+/**
+ * RLIMIT_NPROC counts every task of the real uid, not just the run's. Root is exempt from it (the
+ * pids cgroup limits root's runs instead); for another user the run may add `max` tasks to those
+ * the user already has, else a busy desktop session would leave a script no fork at all.
+ */
+function nprocLimit(max: number, hasCgroup: boolean, platform: NodeJS.Platform): number {
+  const uid = process.getuid?.();
+  if (hasCgroup || uid === undefined || uid === 0 || platform !== "linux") return max;
+  return max + userTaskCount(uid);
+}
+
+const MEMORY_MESSAGES =
+  /MemoryError|Cannot allocate memory|out of memory|bad_alloc|heap limit|Allocation failed|ENOMEM/i;
 
 /** Runs `req`; every outcome (including refusals) is one RunResult, only our own bugs throw. */
 export async function runScript(
@@ -121,9 +120,16 @@ export async function runScript(
 
   let findings: ScanFinding[] | undefined;
   if (req.sandboxLevel === 3) {
-    const gate = await scanGate(req, result);
-    if (gate?.status === "refused") return gate;
-    findings = gate?.findings;
+    const gate = await scanGate(req);
+    if (gate.refusal !== null) {
+      return {
+        ...result,
+        status: "refused",
+        message: gate.refusal,
+        ...(gate.findings ? { findings: gate.findings } : {}),
+      };
+    }
+    findings = gate.findings;
   }
 
   const sandbox = chooseSandbox(req, platform, hostEnv);
@@ -145,6 +151,11 @@ export async function runScript(
       );
     }
   }
+  if (sandbox.features && !sandbox.features.disableUserns) {
+    warnings.push(
+      "this bubblewrap has no --disable-userns (needs >= 0.8): scripts may create nested user namespaces; fix: upgrade bubblewrap",
+    );
+  }
   const sandboxed = sandbox.kind !== "none";
   result = { ...result, sandboxed, findings };
 
@@ -157,13 +168,17 @@ export async function runScript(
     mkdirSync(tmp);
   }
 
-  const runnerPrefix = installationPrefix(req.runner, homedir());
-  const nodePrefix = installationPrefix(process.execPath, homedir());
+  const tools = [req.runner, process.execPath, ...hostToolchain(hostEnv.PATH)];
+  const toolPrefixes = tools
+    .map((tool) => installationPrefix(tool, homedir()))
+    .filter((prefix): prefix is string => prefix !== null);
   const ownModules = dirname(ownBinDir());
-  const pathDirs = [...new Set([dirname(req.runner), dirname(process.execPath), ownBinDir(), ...SYSTEM_PATH])];
+  const pathDirs = [...new Set([...tools.map((tool) => dirname(tool)), ownBinDir(), ...SYSTEM_PATH])];
   const filtered = filterRunEnv(req.env, CACHE_ENV_NAMES);
   if (filtered.dropped.length > 0) {
-    warnings.push(`environment variables not passed to the script (not allowed): ${filtered.dropped.join(", ")}`);
+    warnings.push(
+      `environment variables not passed to the script (not allowed): ${filtered.dropped.join(", ")}`,
+    );
   }
   const scriptEnv: Record<string, string> = {
     ...filtered.env,
@@ -189,7 +204,7 @@ export async function runScript(
       ? []
       : [
           prlimit,
-          `--nproc=${limits.maxProcesses}`,
+          `--nproc=${nprocLimit(limits.maxProcesses, cgroup !== null, platform)}`,
           `--fsize=${limits.maxFileSizeBytes}`,
           `--nofile=${limits.maxOpenFiles}`,
           "--core=0",
@@ -198,7 +213,10 @@ export async function runScript(
           `--data=${Math.max(limits.memoryBytes * 2, GIB)}`,
           "--",
         ];
-  if (prlimit === null) warnings.push("resource limits (processes, file size, open files, core) not set: prlimit (util-linux) is missing");
+  if (prlimit === null)
+    warnings.push(
+      "resource limits (processes, file size, open files, core) not set: prlimit (util-linux) is missing",
+    );
 
   let argv: string[];
   const handshake = sandbox.kind === "bwrap" && cgroup !== null;
@@ -210,19 +228,18 @@ export async function runScript(
       skillDir: req.skillDir,
       writablePaths: req.writablePaths,
       persistentPaths: req.persistentPaths ?? [],
-      readOnlyPaths: [
-        ...new Set([runnerPrefix, nodePrefix, ownModules].filter((path): path is string => path !== null)),
-      ],
+      readOnlyPaths: [...new Set([...toolPrefixes, ownModules, ...(req.readOnlyPaths ?? [])])],
       network: req.network,
       env: scriptEnv,
       tmpSizeBytes: Math.min(limits.maxFileSizeBytes, 512 * 1024 * 1024),
       sensitivePaths: sensitiveHomePaths(homedir()),
+      ...(sandbox.features ? { features: sandbox.features } : {}),
       ...(handshake ? { infoFd: 3, blockFd: 4 } : {}),
     };
     argv = [...limitArgv, ...bwrapArgv(plan)];
   } else if (sandbox.kind === "sandbox-exec") {
     const profile = macosSandboxProfile({
-      readPaths: [req.skillDir, req.cwd, ...[runnerPrefix, nodePrefix, ownModules].filter((p): p is string => p !== null)],
+      readPaths: [req.skillDir, req.cwd, ...toolPrefixes, ownModules, ...(req.readOnlyPaths ?? [])],
       writePaths: [...req.writablePaths, ...(req.persistentPaths ?? []), scratch],
       deniedPaths: sensitiveHomePaths(homedir()),
       network: req.network,
@@ -232,107 +249,23 @@ export async function runScript(
     argv = [...limitArgv, ...command];
   }
 
-  const started = now();
-  const child = spawn(argv[0] as string, argv.slice(1), {
+  const run = await supervise({
+    argv,
     cwd: req.cwd,
     env: sandbox.kind === "bwrap" ? { PATH: SYSTEM_PATH.join(":") } : scriptEnv,
-    // A new session and process group: level 1 kills the tree with kill(-pgid).
-    detached: true,
-    stdio: handshake ? ["ignore", "pipe", "pipe", "pipe", "pipe"] : ["ignore", "pipe", "pipe"],
+    limits,
+    cgroup,
+    handshake,
+    pollIntervalMs: req.pollIntervalMs ?? 50,
+    platform,
+    now,
   });
-
-  let outcome = null as Outcome | null;
-  const chunks: Buffer[] = [];
-  const stdoutChunks: Buffer[] = [];
-  const stderrChunks: Buffer[] = [];
-  let outputTotal = 0;
-  let truncated = false;
-  let peak = 0;
-
-  const killTree = (): void => {
-    const pid = child.pid;
-    if (pid === undefined) return;
-    const targets = new Set<number>(cgroup?.members() ?? []);
-    if (platform === "linux") for (const member of processTree(pid, pid)) targets.add(member);
-    try {
-      process.kill(-pid, "SIGKILL");
-    } catch {
-      // group already gone
-    }
-    for (const target of targets) {
-      try {
-        process.kill(target, "SIGKILL");
-      } catch {
-        // already gone
-      }
-    }
-  };
-  const stop = (why: Outcome): void => {
-    if (outcome === null) outcome = why;
-    killTree();
-  };
-
-  const collect = (target: Buffer[]) => (chunk: Buffer) => {
-    if (truncated) return;
-    const room = limits.outputBytes - outputTotal;
-    const kept = chunk.length <= room ? chunk : chunk.subarray(0, room);
-    outputTotal += kept.length;
-    if (kept.length > 0) {
-      chunks.push(kept);
-      target.push(kept);
-    }
-    if (chunk.length > room) {
-      truncated = true;
-      stop("output_limit");
-    }
-  };
-  const stdout = child.stdout as Readable;
-  const stderr = child.stderr as Readable;
-  stdout.on("data", collect(stdoutChunks));
-  stderr.on("data", collect(stderrChunks));
-
-  if (child.pid !== undefined && cgroup !== null) {
-    if (handshake) {
-      await releaseAfterCgroup(child, cgroup).catch((error: unknown) => {
-        warnings.push(`sandbox start-up hand-shake failed: ${error instanceof Error ? error.message : String(error)}`);
-        killTree();
-      });
-    } else {
-      try {
-        cgroup.add(child.pid);
-      } catch {
-        // exited already
-      }
-    }
-  }
-
-  const timer = setTimeout(() => stop("timeout"), limits.timeoutMs);
-  const poll = setInterval(() => {
-    const pid = child.pid;
-    if (pid === undefined || platform !== "linux") return;
-    const members = cgroup?.members() ?? processTree(pid, pid);
-    const rss = residentBytes(members);
-    if (rss > peak) peak = rss;
-    if (rss > limits.memoryBytes) stop("memory_limit");
-  }, req.pollIntervalMs ?? 50);
-
-  const exit = await new Promise<{ code: number | null; signal: NodeJS.Signals | null; error?: Error }>((resolve) => {
-    child.once("error", (error) => resolve({ code: null, signal: null, error }));
-    child.once("exit", (code, signal) => resolve({ code, signal }));
-  });
-  const durationMs = Math.round(now() - started);
-  clearTimeout(timer);
-  clearInterval(poll);
-  // The run ends with its main process: anything it left behind (same group, same cgroup) dies now.
-  killTree();
-  cgroup?.destroy();
-  await drain([stdout, stderr], 500);
   rmSync(scratch, { recursive: true, force: true });
+  warnings.push(...run.warnings);
+  const outcome = run.outcome;
 
-  const decoder = (buffers: Buffer[]) => new TextDecoder("utf-8", { fatal: false }).decode(Buffer.concat(buffers));
-  const output = decoder(chunks);
-  let exitCode = exit.code;
-  let signal: string | null = exit.signal;
+  let exitCode = run.code;
+  let signal: string | null = run.signal;
   if (sandbox.kind === "bwrap" && exitCode !== null && signal === null) {
     const inner = signalFromBwrapCode(exitCode);
     if (inner !== null) {
@@ -342,11 +275,12 @@ export async function runScript(
   }
   let status: RunStatus;
   if (outcome !== null) status = outcome;
-  else if (exit.error) status = "nonzero_exit";
+  else if (run.spawnError) status = "nonzero_exit";
   else if (signal !== null) status = "signal";
   else if (exitCode === 0) status = "ok";
   else status = "nonzero_exit";
-  if ((status === "nonzero_exit" || status === "signal") && MEMORY_MESSAGES.test(output)) status = "memory_limit";
+  if ((status === "nonzero_exit" || status === "signal") && MEMORY_MESSAGES.test(run.output))
+    status = "memory_limit";
 
   return {
     ...result,
@@ -354,14 +288,14 @@ export async function runScript(
     exitCode: outcome === null ? exitCode : null,
     signal: outcome === null ? signal : "SIGKILL",
     timedOut: status === "timeout",
-    durationMs,
-    peakMemoryBytes: platform === "linux" ? peak : null,
-    output,
-    stdout: decoder(stdoutChunks),
-    stderr: decoder(stderrChunks),
-    truncated,
+    durationMs: run.durationMs,
+    peakMemoryBytes: run.peakMemoryBytes,
+    output: run.output,
+    stdout: run.stdout,
+    stderr: run.stderr,
+    truncated: run.truncated,
     warnings,
-    ...(exit.error ? { message: `could not start ${argv[0]}: ${exit.error.message}` } : {}),
+    ...(run.spawnError ? { message: `could not start ${argv[0]}: ${run.spawnError.message}` } : {}),
     ...limitMessage(status, script, req),
   };
 }
@@ -384,48 +318,4 @@ function limitMessage(status: RunStatus, script: string, req: RunRequest): { mes
     default:
       return {};
   }
-}
-
-/** bwrap hand-shake: wait for its sandbox child, move both into the cgroup, then let it exec the script. */
-async function releaseAfterCgroup(child: ChildProcess, cgroup: PidsCgroup): Promise<void> {
-  const info = child.stdio[3] as Readable;
-  const block = child.stdio[4] as Writable;
-  // Both ends are socket pairs; bwrap closing its side must not become an unhandled 'error'.
-  info.on("error", () => undefined);
-  block.on("error", () => undefined);
-  const text = await new Promise<string>((resolve, reject) => {
-    let collected = "";
-    const onData = (chunk: Buffer) => {
-      collected += chunk.toString("utf8");
-      if (collected.trimEnd().endsWith("}")) {
-        info.off("data", onData);
-        resolve(collected);
-      }
-    };
-    info.on("data", onData);
-    info.once("close", () => reject(new Error(`bwrap closed its info fd early: ${collected}`)));
-    child.once("exit", () => reject(new Error("bwrap exited before the sandbox started")));
-  });
-  const innerPid = (JSON.parse(text) as { "child-pid"?: number })["child-pid"];
-  if (child.pid !== undefined) cgroup.add(child.pid);
-  if (typeof innerPid === "number") cgroup.add(innerPid);
-  block.end("go");
-  info.destroy();
-}
-
-/** Waits for both pipes to close, destroying them after `graceMs` (a killed tree may leave them half open). */
-async function drain(streams: Readable[], graceMs: number): Promise<void> {
-  await Promise.race([
-    Promise.all(
-      streams.map(
-        (stream) =>
-          new Promise<void>((resolve) => {
-            if (stream.destroyed || stream.readableEnded) resolve();
-            else stream.once("close", () => resolve());
-          }),
-      ),
-    ),
-    new Promise<void>((resolve) => setTimeout(resolve, graceMs)),
-  ]);
-  for (const stream of streams) stream.destroy();
 }

@@ -1,6 +1,6 @@
 // Resolves the runner executable of a skill script: skill mapping → pack mapping by extension → built-ins.
 import { execFileSync } from "node:child_process";
-import { constants, accessSync, readFileSync, realpathSync, statSync } from "node:fs";
+import { accessSync, constants, readFileSync, realpathSync, statSync } from "node:fs";
 import { basename, delimiter, dirname, extname, isAbsolute, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { SkillgateError } from "../errors.js";
@@ -115,10 +115,14 @@ function readMapping(file: string): MappingFile {
 }
 
 function invalid(script: string, file: string, problem: string, fix: string): SkillgateError {
-  return new SkillgateError("RUNNER_CONFIG_INVALID", `runner for script '${script}': ${file} ${problem}; fix: ${fix}`, {
-    script,
-    file,
-  });
+  return new SkillgateError(
+    "RUNNER_CONFIG_INVALID",
+    `runner for script '${script}': ${file} ${problem}; fix: ${fix}`,
+    {
+      script,
+      file,
+    },
+  );
 }
 
 function checkRunnerValue(script: string, file: string, key: string, value: unknown): string {
@@ -159,7 +163,8 @@ export async function resolveRunner(input: ResolveRunnerInput): Promise<RunnerRe
   let name: string | null = null;
   let source = "built-in";
   const skillMapping = readMapping(skillFile);
-  if (!skillMapping.ok) throw invalid(script, skillFile, skillMapping.problem, `write {"${script}": "<runner>"}`);
+  if (!skillMapping.ok)
+    throw invalid(script, skillFile, skillMapping.problem, `write {"${script}": "<runner>"}`);
   if (skillMapping.mapping && Object.hasOwn(skillMapping.mapping, script)) {
     name = checkRunnerValue(script, skillFile, script, skillMapping.mapping[script]);
     source = skillFile;

@@ -9,7 +9,8 @@ export function scriptNameProblem(scriptName: string): string | null {
   if (/[\u0000-\u001f\u007f-\u009f]/.test(scriptName)) return "it contains control characters";
   if (scriptName.startsWith("/")) return "it is an absolute path";
   if (scriptName.includes("\\")) return "it contains a backslash";
-  if (scriptName === "." || scriptName === ".." || scriptName.split("/").includes("..")) return "it contains '..'";
+  if (scriptName === "." || scriptName === ".." || scriptName.split("/").includes(".."))
+    return "it contains '..'";
   if (scriptName.includes("/")) return "it contains '/'";
   return null;
 }

@@ -48,6 +48,8 @@ export interface RunRequest {
   network: boolean;
   /** Cache folders that persist between runs (e.g. uv, bun caches), bound writable. */
   persistentPaths?: string[];
+  /** Extra folders the run may read (e.g. a compiled-helper cache holding the script that runs). */
+  readOnlyPaths?: string[];
   limits: RunLimits;
   sandboxLevel: SandboxLevel;
   /** Explicit opt-in to run unsandboxed when the OS sandbox is unavailable. */

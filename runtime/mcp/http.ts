@@ -1,10 +1,9 @@
 // Serves the tools over Streamable HTTP at /mcp: one transport + server per MCP session, all sharing one Session.
 import { randomUUID } from "node:crypto";
-import { type IncomingMessage, type ServerResponse, createServer } from "node:http";
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
-import { SkillgateError } from "../errors.js";
 import type { Session } from "../tools/types.js";
 import { createMcpServer } from "./server.js";
 
@@ -19,20 +18,6 @@ export interface HttpServing {
   /** Number of open MCP sessions. */
   sessions(): number;
   close(): Promise<void>;
-}
-
-/** Parses `HOST:PORT`, `:PORT` or `PORT` (host defaults to 127.0.0.1; port 0 picks a free one). */
-export function parseListenAddress(text: string): { host: string; port: number } {
-  const match = /^(?:(\[[^\]]+\]|[^:]*):)?(\d{1,5})$/.exec(text.trim());
-  const port = match ? Number(match[2]) : Number.NaN;
-  if (!match || port > 65535) {
-    throw new SkillgateError(
-      "USAGE",
-      `--http '${text}' is not a listen address. Use HOST:PORT (e.g. 127.0.0.1:8765), or :0 for a free port on 127.0.0.1.`,
-    );
-  }
-  const host = (match[1] ?? "").replace(/^\[|\]$/g, "") || "127.0.0.1";
-  return { host, port };
 }
 
 function jsonRpcError(res: ServerResponse, status: number, message: string): void {
@@ -122,7 +107,9 @@ export async function serveHttp(
 
   const server = createServer((req, res) => {
     handle(req, res).catch((error: unknown) => {
-      log(`internal error while handling ${req.method} ${req.url}: ${(error as Error).stack ?? String(error)}`);
+      log(
+        `internal error while handling ${req.method} ${req.url}: ${(error as Error).stack ?? String(error)}`,
+      );
       if (!res.headersSent) jsonRpcError(res, 500, "Internal server error");
       else res.end();
     });

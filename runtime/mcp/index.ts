@@ -1,8 +1,9 @@
 // Public API of the MCP server: build a server over a Session, serve it over stdio or Streamable HTTP.
-export { createMcpServer, toCallToolResult, toolListing, SERVER_NAME, SERVER_VERSION } from "./server.js";
-export type { CreateMcpServerOptions, McpToolListing } from "./server.js";
-export { serveStdio } from "./stdio.js";
-export type { StdioServing } from "./stdio.js";
-export { serveHttp, parseListenAddress, MCP_PATH } from "./http.js";
+export { defaultWorkspace, EXAMPLE_TARGET, prepareDefaultWorkspace } from "./default-workspace.js";
 export type { HttpServing } from "./http.js";
-export { defaultWorkspace, prepareDefaultWorkspace } from "./default-workspace.js";
+export { MCP_PATH, serveHttp } from "./http.js";
+export { parseListenAddress } from "./listen-address.js";
+export type { CreateMcpServerOptions, McpToolListing } from "./server.js";
+export { createMcpServer, SERVER_NAME, SERVER_VERSION, toCallToolResult, toolListing } from "./server.js";
+export type { StdioServing } from "./stdio.js";
+export { serveStdio } from "./stdio.js";

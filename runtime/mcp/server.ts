@@ -1,6 +1,10 @@
 // Builds an MCP server over one Session: lists the offered tools with JSON schemas from zod, and calls them via the registry.
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { CallToolRequestSchema, type CallToolResult, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+import {
+  CallToolRequestSchema,
+  type CallToolResult,
+  ListToolsRequestSchema,
+} from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import { callTool, toolsFor } from "../tools/registry.js";
 import type { Session, ToolDefinition, ToolResult } from "../tools/types.js";
@@ -21,13 +25,19 @@ export interface McpToolListing {
 
 /** The MCP tools/list entry of a tool: JSON Schema (input side) of its zod schema. */
 export function toolListing(tool: ToolDefinition): McpToolListing {
-  const { $schema: _ignored, ...schema } = z.toJSONSchema(tool.inputSchema, { io: "input" }) as Record<string, unknown>;
+  const { $schema: _ignored, ...schema } = z.toJSONSchema(tool.inputSchema, { io: "input" }) as Record<
+    string,
+    unknown
+  >;
   return { name: tool.name, description: tool.description, inputSchema: { ...schema, type: "object" } };
 }
 
 /** A tool result as MCP content: text for the model, structuredContent for programs, isError for failed work. */
 export function toCallToolResult(result: ToolResult): CallToolResult {
-  const structured = result.code && !("code" in result.structured) ? { ...result.structured, code: result.code } : result.structured;
+  const structured =
+    result.code && !("code" in result.structured)
+      ? { ...result.structured, code: result.code }
+      : result.structured;
   return {
     content: [{ type: "text", text: result.text }],
     structuredContent: structured,
@@ -38,6 +48,8 @@ export function toCallToolResult(result: ToolResult): CallToolResult {
 export interface CreateMcpServerOptions {
   /** Logs go here (never stdout, which belongs to the protocol). */
   log?: (message: string) => void;
+  /** Tool calls still running are added here, so a closing transport can let them answer first. */
+  inFlight?: Set<Promise<unknown>>;
 }
 
 /** One MCP server instance per client connection; all of them may share the Session (state writes are locked). */
@@ -52,7 +64,9 @@ export function createMcpServer(session: Session, options: CreateMcpServerOption
   }));
   mcp.server.setRequestHandler(CallToolRequestSchema, async (request) => {
     const started = Date.now();
-    const result = await callTool(session, request.params.name, request.params.arguments ?? {});
+    const running = callTool(session, request.params.name, request.params.arguments ?? {});
+    options.inFlight?.add(running);
+    const result = await running.finally(() => options.inFlight?.delete(running));
     options.log?.(
       `${request.params.name}: ${result.isError ? `error ${result.code ?? ""}` : "ok"} (${Date.now() - started} ms)`,
     );

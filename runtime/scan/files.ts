@@ -1,6 +1,6 @@
 // The thin IO layer of the scan: walks paths, reads files, picks the language, hands text to the pure matcher.
 import type { Stats } from "node:fs";
-import { lstat, readFile, readdir, realpath, stat } from "node:fs/promises";
+import { lstat, readdir, readFile, realpath, stat } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import { SkillgateError } from "../errors.js";
 import { detectSourceKind } from "./language.js";
@@ -116,7 +116,10 @@ export async function scanFiles(paths: readonly string[], options: ScanOptions =
     }
     if (info.isDirectory()) await scanFolder(path, 0, state);
     else if (info.isFile()) await scanOneFile(path, info, true, state);
-    else state.findings.push(wholeFileFinding("scan.not-regular", path, `not scanned: not a regular file. ${REVIEW_BY_HAND}`));
+    else
+      state.findings.push(
+        wholeFileFinding("scan.not-regular", path, `not scanned: not a regular file. ${REVIEW_BY_HAND}`),
+      );
   }
   // A truncated scan is never silent: scan.limit survives any minimum severity.
   return state.findings
@@ -145,7 +148,11 @@ export async function scanSkill(dir: string, options: ScanOptions = {}): Promise
 async function scanFolder(dir: string, depth: number, state: WalkState): Promise<void> {
   if (depth > state.maxDepth) {
     state.findings.push(
-      wholeFileFinding("scan.limit", dir, `not scanned: folder is more than ${state.maxDepth} levels deep. ${REVIEW_BY_HAND}`),
+      wholeFileFinding(
+        "scan.limit",
+        dir,
+        `not scanned: folder is more than ${state.maxDepth} levels deep. ${REVIEW_BY_HAND}`,
+      ),
     );
     return;
   }
@@ -153,7 +160,9 @@ async function scanFolder(dir: string, depth: number, state: WalkState): Promise
   try {
     names = await state.fs.readdir(dir);
   } catch (error) {
-    state.findings.push(wholeFileFinding("scan.unreadable", dir, `not scanned: cannot list folder: ${errorText(error)}.`));
+    state.findings.push(
+      wholeFileFinding("scan.unreadable", dir, `not scanned: cannot list folder: ${errorText(error)}.`),
+    );
     return;
   }
   for (const name of names.sort()) {
@@ -196,28 +205,40 @@ async function scanOneFile(path: string, info: Stats, explicit: boolean, state: 
     if (!state.limitReported) {
       state.limitReported = true;
       state.findings.push(
-        wholeFileFinding("scan.limit", path, `scan stopped at ${state.maxFiles} files; this file and the rest were not scanned. ${REVIEW_BY_HAND}`),
+        wholeFileFinding(
+          "scan.limit",
+          path,
+          `scan stopped at ${state.maxFiles} files; this file and the rest were not scanned. ${REVIEW_BY_HAND}`,
+        ),
       );
     }
     return;
   }
   state.filesSeen += 1;
-  const extensionKind = detectSourceKind(basename(path), "");
-  const inScriptsFolder = basename(dirname(path)) === "scripts";
+  const name = basename(path);
+  // Same notion of "a script" as skill discovery: script_runner.json and dotfiles in scripts/ are not scripts.
+  const inScriptsFolder =
+    basename(dirname(path)) === "scripts" && name !== "script_runner.json" && !name.startsWith(".");
+  const extensionKind = detectSourceKind(name, "");
   // Files with no scannable extension are only worth a note when someone would expect them scanned.
   const reportSkips = explicit || inScriptsFolder || extensionKind !== null;
   const skip = (ruleId: string, message: string): void => {
     if (reportSkips) state.findings.push(wholeFileFinding(ruleId, path, message));
   };
   if (info.size > state.maxFileBytes) {
-    skip("scan.too-large", `not scanned: ${info.size} bytes, over the ${state.maxFileBytes}-byte scan limit. ${REVIEW_BY_HAND}`);
+    skip(
+      "scan.too-large",
+      `not scanned: ${info.size} bytes, over the ${state.maxFileBytes}-byte scan limit. ${REVIEW_BY_HAND}`,
+    );
     return;
   }
   let buffer: Buffer;
   try {
     buffer = await state.fs.readFile(path);
   } catch (error) {
-    state.findings.push(wholeFileFinding("scan.unreadable", path, `not scanned: cannot read: ${errorText(error)}.`));
+    state.findings.push(
+      wholeFileFinding("scan.unreadable", path, `not scanned: cannot read: ${errorText(error)}.`),
+    );
     return;
   }
   if (isBinary(buffer)) {
@@ -225,8 +246,10 @@ async function scanOneFile(path: string, info: Stats, explicit: boolean, state: 
     return;
   }
   const text = buffer.toString("utf8");
-  const firstLine = text.slice(0, text.indexOf("\n") === -1 ? text.length : text.indexOf("\n")).replace(/\r$/, "");
-  const kind = detectSourceKind(basename(path), firstLine);
+  const firstLine = text
+    .slice(0, text.indexOf("\n") === -1 ? text.length : text.indexOf("\n"))
+    .replace(/\r$/, "");
+  const kind = detectSourceKind(name, firstLine);
   if (kind === null) {
     skip(
       "scan.unsupported",
@@ -235,5 +258,9 @@ async function scanOneFile(path: string, info: Stats, explicit: boolean, state: 
     return;
   }
   const matchOptions = { file: path, ruleSet: state.ruleSet, minSeverity: state.minSeverity };
-  state.findings.push(...(kind === "markdown" ? scanMarkdown(text, matchOptions) : scanText(text, { ...matchOptions, language: kind })));
+  state.findings.push(
+    ...(kind === "markdown"
+      ? scanMarkdown(text, matchOptions)
+      : scanText(text, { ...matchOptions, language: kind })),
+  );
 }

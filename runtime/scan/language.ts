@@ -74,7 +74,10 @@ export function languageFromShebang(firstLine: string): ScanLanguage | null {
   if (!match) return null;
   let program = match[1]!.split("/").pop() ?? "";
   if (program === "env") {
-    const words = match[2]!.trim().split(/\s+/).filter((word) => !word.startsWith("-") && !word.includes("="));
+    const words = match[2]!
+      .trim()
+      .split(/\s+/)
+      .filter((word) => !word.startsWith("-") && !word.includes("="));
     program = words[0] ?? "";
   }
   const name = program.replace(/[\d.]+$/, "");

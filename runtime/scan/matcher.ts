@@ -15,7 +15,8 @@ export interface MatchOptions {
 
 function lineStarts(text: string): number[] {
   const starts = [0];
-  for (let index = text.indexOf("\n"); index !== -1; index = text.indexOf("\n", index + 1)) starts.push(index + 1);
+  for (let index = text.indexOf("\n"); index !== -1; index = text.indexOf("\n", index + 1))
+    starts.push(index + 1);
   return starts;
 }
 

@@ -4,7 +4,7 @@ import { fileURLToPath } from "node:url";
 import { parseDocument } from "yaml";
 import { z } from "zod";
 import { SkillgateError } from "../errors.js";
-import { LANGUAGES, type RuleSet, SEVERITIES, type ScanRule } from "./types.js";
+import { LANGUAGES, type RuleSet, type ScanRule, SEVERITIES } from "./types.js";
 
 const RULE_ID = /^(?:py|js|sh|any)\.[a-z0-9]+(?:-[a-z0-9]+)*$/;
 const EXTRA_FLAGS = /^[isu]*$/;
@@ -25,7 +25,8 @@ export function compilePattern(source: string, extraFlags = ""): RegExp | string
 function patternProblem(source: string, flags: string): string | null {
   const compiled = compilePattern(source, flags);
   if (typeof compiled === "string") return `does not compile: ${compiled}`;
-  if (compiled.test("")) return "matches the empty string, so it would fire everywhere; make it require at least one character";
+  if (compiled.test(""))
+    return "matches the empty string, so it would fire everywhere; make it require at least one character";
   return null;
 }
 
@@ -47,14 +48,17 @@ function kindOf(value: unknown): string {
 
 const ruleSchema = z
   .strictObject({
-    id: z
-      .string({ error: (iss) => `must be a string, got ${describe(iss.input)}` })
-      .regex(RULE_ID, { error: (iss) => `must look like "py.eval-exec" (prefix py|js|sh|any, then kebab-case), got ${describe(iss.input)}` }),
+    id: z.string({ error: (iss) => `must be a string, got ${describe(iss.input)}` }).regex(RULE_ID, {
+      error: (iss) =>
+        `must look like "py.eval-exec" (prefix py|js|sh|any, then kebab-case), got ${describe(iss.input)}`,
+    }),
     pattern: regexField(),
     requires: regexField().optional(),
     flags: z
       .string({ error: (iss) => `must be a string, got ${describe(iss.input)}` })
-      .regex(EXTRA_FLAGS, { error: (iss) => `may only contain the letters i, s, u, got ${describe(iss.input)}` })
+      .regex(EXTRA_FLAGS, {
+        error: (iss) => `may only contain the letters i, s, u, got ${describe(iss.input)}`,
+      })
       .optional(),
     languages: z
       .array(
@@ -78,25 +82,33 @@ const ruleSchema = z
     for (const key of ["pattern", "requires"] as const) {
       const source = rule[key];
       const problem = source === undefined ? null : patternProblem(source, rule.flags);
-      if (problem) ctx.addIssue({ code: "custom", path: [key], message: `${problem} (with flags "${rule.flags}")` });
+      if (problem)
+        ctx.addIssue({ code: "custom", path: [key], message: `${problem} (with flags "${rule.flags}")` });
     }
   });
 
 const rulesFileSchema = z
   .strictObject(
     {
-    version: z.literal(1, { error: (iss) => `must be 1, got ${describe(iss.input)}` }),
-    rules: z
-      .array(ruleSchema, { error: (iss) => `must be a list of rules, got ${describe(iss.input)}` })
-      .min(1, { error: "must hold at least one rule" }),
+      version: z.literal(1, { error: (iss) => `must be 1, got ${describe(iss.input)}` }),
+      rules: z
+        .array(ruleSchema, { error: (iss) => `must be a list of rules, got ${describe(iss.input)}` })
+        .min(1, { error: "must hold at least one rule" }),
     },
-    { error: (iss) => `the file must be a mapping with \`version: 1\` and \`rules: [...]\`, got ${kindOf(iss.input)}` },
+    {
+      error: (iss) =>
+        `the file must be a mapping with \`version: 1\` and \`rules: [...]\`, got ${kindOf(iss.input)}`,
+    },
   )
   .superRefine((file, ctx) => {
     const seen = new Set<string>();
     file.rules.forEach((rule, index) => {
       if (seen.has(rule.id)) {
-        ctx.addIssue({ code: "custom", path: ["rules", index, "id"], message: `duplicate id ${describe(rule.id)}` });
+        ctx.addIssue({
+          code: "custom",
+          path: ["rules", index, "id"],
+          message: `duplicate id ${describe(rule.id)}`,
+        });
       }
       seen.add(rule.id);
     });
@@ -104,12 +116,14 @@ const rulesFileSchema = z
 
 function formatPath(path: readonly PropertyKey[]): string {
   let text = "";
-  for (const part of path) text += typeof part === "number" ? `[${part}]` : `${text ? "." : ""}${String(part)}`;
+  for (const part of path)
+    text += typeof part === "number" ? `[${part}]` : `${text ? "." : ""}${String(part)}`;
   return text || "(top level)";
 }
 
 function ruleIdAt(data: unknown, path: readonly PropertyKey[]): string | null {
-  if (path[0] !== "rules" || typeof path[1] !== "number" || typeof data !== "object" || data === null) return null;
+  if (path[0] !== "rules" || typeof path[1] !== "number" || typeof data !== "object" || data === null)
+    return null;
   const rules = (data as { rules?: unknown }).rules;
   const rule = Array.isArray(rules) ? rules[path[1]] : undefined;
   const id = typeof rule === "object" && rule !== null ? (rule as { id?: unknown }).id : undefined;
@@ -122,7 +136,9 @@ function issueText(issue: z.core.$ZodIssue, data: unknown): string {
   const message =
     issue.code === "unrecognized_keys"
       ? `unknown key ${issue.keys.map((key) => describe(key)).join(", ")}; allowed: ${
-          issue.path.length === 0 ? "version, rules" : "id, pattern, requires, flags, languages, severity, message"
+          issue.path.length === 0
+            ? "version, rules"
+            : "id, pattern, requires, flags, languages, severity, message"
         }`
       : issue.message;
   return `${where}: ${message}`;
@@ -146,7 +162,8 @@ export function parseRules(text: string, source: string): ParseRulesResult {
   }
   const data: unknown = document.toJS();
   const parsed = rulesFileSchema.safeParse(data);
-  if (!parsed.success) return { ok: false, problems: parsed.error.issues.map((issue) => issueText(issue, data)) };
+  if (!parsed.success)
+    return { ok: false, problems: parsed.error.issues.map((issue) => issueText(issue, data)) };
   const rules: ScanRule[] = parsed.data.rules.map((rule) => ({
     id: rule.id,
     pattern: compilePattern(rule.pattern, rule.flags) as RegExp,
@@ -201,7 +218,9 @@ async function readRuleFile(file: string, readText: ReadText): Promise<RuleSet> 
     "CONFIG_INVALID",
     `invalid scan rules file ${file} (${result.problems.length} problem${result.problems.length === 1 ? "" : "s"}):\n${result.problems
       .map((problem) => `  - ${problem}`)
-      .join("\n")}\nFix each entry above; the format is described at the top of the bundled runtime/scan/rules.yaml.`,
+      .join(
+        "\n",
+      )}\nFix each entry above; the format is described at the top of the bundled runtime/scan/rules.yaml.`,
     { file, problems: result.problems },
   );
 }

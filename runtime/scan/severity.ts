@@ -1,5 +1,5 @@
 // Severity ordering helpers shared by the scanner, the CLI and level-3 runs.
-import { SEVERITIES, type Finding, type ScanSeverity } from "./types.js";
+import { type Finding, type ScanSeverity, SEVERITIES } from "./types.js";
 
 export function severityRank(severity: ScanSeverity): number {
   return SEVERITIES.indexOf(severity);

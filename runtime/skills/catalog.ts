@@ -1,7 +1,7 @@
 // A live skill catalog: scans once, then each snapshot() re-reads only the folders that changed.
 import fs from "node:fs";
-import type { CatalogSnapshot, SkillRecord } from "./types.js";
 import { type ScanOptions, SkillTree } from "./tree.js";
+import type { CatalogSnapshot, SkillRecord } from "./types.js";
 import { type FolderWatcher, startFolderWatcher } from "./watch-worker.js";
 
 export interface CatalogOptions extends ScanOptions {
@@ -99,16 +99,30 @@ export function createCatalog(root: string, options: CatalogOptions = {}): Catal
         if (wasMissing) startWatching();
         return current;
       }
-      const changed = watcher.changes();
-      if (changed === null) {
+      const changes = watcher.changes();
+      if (changes === null || changes.replaced.has(tree.root)) {
         dropWatcher();
         rescan();
+        startWatching();
         return current;
       }
-      if (changed.size === 0) return current;
+      if (changes.changed.size === 0 && changes.replaced.size === 0) return current;
+      const shallowFirst = (a: string, b: string) => a.length - b.length;
+      // A replaced folder's watch (and those below it) is dead: forget them so watchNew watches again.
+      const unwatch: string[] = [];
+      for (const dir of [...changes.replaced].sort(shallowFirst)) {
+        const prefix = `${dir}/`;
+        for (const path of watched) {
+          if (path === dir || path.startsWith(prefix)) {
+            watched.delete(path);
+            unwatch.push(path);
+          }
+        }
+        tree.rewalkDir(dir);
+      }
+      if (unwatch.length > 0) watcher.watch([], unwatch);
       // Shallow folders first: a refreshed parent may drop a changed child, which is then skipped.
-      const dirs = [...changed].sort((a, b) => a.length - b.length);
-      for (const dir of dirs) {
+      for (const dir of [...changes.changed].sort(shallowFirst)) {
         if (tree.dirs.has(dir)) tree.refreshDir(dir);
       }
       if (tree.rootMissing) {
@@ -139,7 +153,14 @@ export function createCatalog(root: string, options: CatalogOptions = {}): Catal
 function signatureOf(snapshot: CatalogSnapshot): string {
   const parts: string[] = [];
   for (const skill of snapshot.skills) {
-    parts.push(skill.id, skill.name, skill.description, skill.body, skill.scripts.join("/"), String(skill.hasHooks));
+    parts.push(
+      skill.id,
+      skill.name,
+      skill.description,
+      skill.body,
+      skill.scripts.join("/"),
+      String(skill.hasHooks),
+    );
     parts.push(JSON.stringify(skill.frontmatter), JSON.stringify(skill.diagnostics));
   }
   for (const diagnostic of snapshot.skipped) parts.push(diagnostic.path, diagnostic.code, diagnostic.message);

@@ -1,7 +1,12 @@
 // Splits a SKILL.md text into its YAML frontmatter block and Markdown body with the exact UCAgent rules.
 
 export type SplitResult =
-  | { ok: true; yaml: string; body: string; /** 1-based line number of the first YAML line in the file. */ yamlLine: number }
+  | {
+      ok: true;
+      yaml: string;
+      body: string /** 1-based line number of the first YAML line in the file. */;
+      yamlLine: number;
+    }
   | { ok: false; code: SplitFailure; firstLine: string };
 
 export type SplitFailure =

@@ -1,7 +1,8 @@
 // Public API of the skill catalog: parsing and validation of SKILL.md, discovery, and the live catalog.
-export type { CatalogSnapshot, Diagnostic, Severity, SkillRecord, ValidationMode, ValidationResult } from "./types.js";
-export { MAX_SKILL_FILE_BYTES, type ParseResult, type ParsedSkillFile, metadataString, parseSkillFile } from "./validate.js";
-export { splitFrontmatter, type SplitResult } from "./frontmatter.js";
+
+export { type Catalog, type CatalogOptions, createCatalog } from "./catalog.js";
+export { type SplitResult, splitFrontmatter } from "./frontmatter.js";
+export { normaliseSkillId, scanSkillRoot, validateSkillDir } from "./scan.js";
 export {
   MAX_COMPATIBILITY_LENGTH,
   MAX_DESCRIPTION_LENGTH,
@@ -9,7 +10,20 @@ export {
   SKILL_FRONTMATTER_SCHEMA,
   SPEC_ALLOWED_FIELDS,
 } from "./spec-schema.js";
-export { normaliseSkillId, scanSkillRoot, validateSkillDir } from "./scan.js";
-export { DEFAULT_MAX_DEPTH, DEFAULT_MAX_SKILLS, type ScanOptions, compareIds } from "./tree.js";
-export { type Catalog, type CatalogOptions, createCatalog } from "./catalog.js";
 export { codePointLength, compareCodePoints } from "./text.js";
+export { compareIds, DEFAULT_MAX_DEPTH, DEFAULT_MAX_SKILLS, type ScanOptions } from "./tree.js";
+export type {
+  CatalogSnapshot,
+  Diagnostic,
+  Severity,
+  SkillRecord,
+  ValidationMode,
+  ValidationResult,
+} from "./types.js";
+export {
+  MAX_SKILL_FILE_BYTES,
+  metadataString,
+  type ParsedSkillFile,
+  type ParseResult,
+  parseSkillFile,
+} from "./validate.js";

@@ -1,20 +1,20 @@
 // Public discovery entry points: scan a skill root, validate one skill folder, normalise skill ids.
 import fs from "node:fs";
 import path from "node:path";
-import type { CatalogSnapshot, SkillRecord, ValidationMode, ValidationResult } from "./types.js";
-import { parseSkillFile } from "./validate.js";
 import {
-  HOOKS_FILE,
-  SCRIPTS_DIR,
-  SKILL_FILE,
-  type ScanOptions,
-  SkillTree,
   errorCode,
+  HOOKS_FILE,
   readEntries,
   readSkillFile,
+  SCRIPTS_DIR,
+  type ScanOptions,
+  SKILL_FILE,
+  SkillTree,
   scriptNames,
   toId,
 } from "./tree.js";
+import type { CatalogSnapshot, SkillRecord, ValidationMode, ValidationResult } from "./types.js";
+import { parseSkillFile } from "./validate.js";
 
 /** Walks `root` once and returns every loadable skill in catalog order plus the diagnostics of the rest. */
 export function scanSkillRoot(root: string, options: ScanOptions = {}): CatalogSnapshot {
@@ -42,7 +42,10 @@ export function validateSkillDir(
   try {
     stat = fs.statSync(absolute);
   } catch (cause) {
-    return error("PATH_NOT_FOUND", `skill folder ${absolute} does not exist (${errorCode(cause)}); check the path`);
+    return error(
+      "PATH_NOT_FOUND",
+      `skill folder ${absolute} does not exist (${errorCode(cause)}); check the path`,
+    );
   }
   if (!stat.isDirectory()) {
     return error("NOT_A_FOLDER", `${absolute} is not a folder; pass the folder that holds SKILL.md`);
@@ -51,10 +54,16 @@ export function validateSkillDir(
   const entries = readEntries(absolute) ?? [];
   const skillEntry = entries.find((entry) => entry.name === SKILL_FILE);
   if (!skillEntry) {
-    return error("NO_SKILL_FILE", `${absolute} holds no file named exactly SKILL.md; add one with name and description frontmatter`);
+    return error(
+      "NO_SKILL_FILE",
+      `${absolute} holds no file named exactly SKILL.md; add one with name and description frontmatter`,
+    );
   }
   if (!skillEntry.isFile() && !skillEntry.isSymbolicLink()) {
-    return error("UNREADABLE", `cannot read SKILL.md: ${file} is not a regular file; replace it with a regular UTF-8 text file`);
+    return error(
+      "UNREADABLE",
+      `cannot read SKILL.md: ${file} is not a regular file; replace it with a regular UTF-8 text file`,
+    );
   }
   const read = readSkillFile(file, undefined);
   if (!read.ok) return { ok: false, diagnostics: [read.diagnostic] };
@@ -95,4 +104,3 @@ export function normaliseSkillId(raw: string): string | null {
   }
   return segments.length === 0 ? null : segments.join("/");
 }
-

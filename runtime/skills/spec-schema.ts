@@ -1,7 +1,14 @@
 // The Agent Skills frontmatter rules (as the reference skills-ref validator applies them) as a JSON Schema checked by ajv.
 import { Ajv, type ErrorObject } from "ajv";
 
-export const SPEC_ALLOWED_FIELDS = ["name", "description", "license", "compatibility", "metadata", "allowed-tools"];
+export const SPEC_ALLOWED_FIELDS = [
+  "name",
+  "description",
+  "license",
+  "compatibility",
+  "metadata",
+  "allowed-tools",
+];
 export const MAX_NAME_LENGTH = 64;
 export const MAX_DESCRIPTION_LENGTH = 1024;
 export const MAX_COMPATIBILITY_LENGTH = 500;
@@ -70,7 +77,7 @@ for (const [field, rules] of [
   ["description", descriptionRules],
   ["compatibility", compatibilityRules],
 ] as const) {
-  rules.forEach(([code], index) => ruleByPath.set(`/${field}/allOf/${index}`, code));
+  for (const [index, [code]] of rules.entries()) ruleByPath.set(`/${field}/allOf/${index}`, code);
 }
 
 // strictTypes off: each name rule sits in its own allOf entry without repeating `type: "string"`.
@@ -107,7 +114,8 @@ function toProblem(error: ErrorObject): SpecProblem | null {
   if (error.keyword === "additionalProperties") {
     return { rule: "UNKNOWN_FIELD", field: String(error.params.additionalProperty) };
   }
-  if (error.instancePath === "/allowed-tools") return { rule: "ALLOWED_TOOLS_INVALID", field: "allowed-tools" };
+  if (error.instancePath === "/allowed-tools")
+    return { rule: "ALLOWED_TOOLS_INVALID", field: "allowed-tools" };
   // schemaPath looks like "#/properties/name/allOf/3/pattern" or ".../allOf/4/not".
   const match = /^#\/properties\/([^/]+)\/allOf\/(\d+)\//.exec(error.schemaPath);
   if (!match) return null;

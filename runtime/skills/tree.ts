@@ -1,9 +1,9 @@
 // The skill tree walker: finds SKILL.md folders under a root, loads them, and re-walks single folders on change.
 import fs, { type Dirent } from "node:fs";
 import path from "node:path";
+import { compareCodePoints } from "./text.js";
 import type { CatalogSnapshot, Diagnostic, SkillRecord, ValidationMode } from "./types.js";
 import { MAX_SKILL_FILE_BYTES, parseSkillFile } from "./validate.js";
-import { compareCodePoints } from "./text.js";
 
 export const SKILL_FILE = "SKILL.md";
 export const HOOKS_FILE = "hooks.ts";
@@ -25,7 +25,7 @@ interface DirNode {
   id: string;
   depth: number;
   /** Names of the sub-folders walked (not skipped, not symlinks). */
-  children: Set<string>;
+  children: string[];
 }
 
 /** Mutable state of one skill root; scanSkillRoot uses it once, the catalog keeps it and refreshes folders. */
@@ -82,6 +82,8 @@ export class SkillTree {
       return;
     }
     this.walk(this.root, "", 0, undefined);
+    // The walk visits folders in catalog order, so insertion order is already sorted.
+    this.orderedIds = [...this.skills.keys()];
   }
 
   /** Re-reads one folder: its SKILL.md, its scripts, new and removed sub-folders (walked / dropped whole). */
@@ -101,18 +103,42 @@ export class SkillTree {
         return;
       }
       this.dropSubtree(dir);
-      this.dirs.set(dir, { id: node.id, depth: node.depth, children: new Set() });
+      this.dirs.set(dir, { id: node.id, depth: node.depth, children: [] });
       this.addWalkDiagnostic(dir, unreadableDir(dir, error));
       return;
     }
     // Forget this folder's own findings, then walk it again without descending into known children.
     this.walkDiagnostics.delete(dir);
-    const known = node.children;
+    const known = new Set(node.children);
     this.visitEntries(dir, node.id, node.depth, entries, known);
+    this.updateScriptsOf(dir, entries);
+  }
+
+  /** When `dir` is a skill's scripts/ folder, its listing changed: update that skill's scripts. */
+  private updateScriptsOf(dir: string, entries: Dirent[]): void {
+    if (path.basename(dir) !== SCRIPTS_DIR) return;
     const parent = path.dirname(dir);
-    if (path.basename(dir) === SCRIPTS_DIR && this.skills.has(parent)) {
-      this.updateScripts(parent, entries);
+    if (this.skills.has(parent)) this.updateScripts(parent, entries);
+  }
+
+  /** Forgets everything under `dir` and walks it again (the folder was deleted, moved or replaced). */
+  rewalkDir(dir: string): void {
+    const node = this.dirs.get(dir);
+    if (!node) return;
+    if (dir === this.root) {
+      this.scanAll();
+      return;
     }
+    this.dropSubtree(dir);
+    let entries: Dirent[];
+    try {
+      if (!fs.lstatSync(dir).isDirectory()) return;
+      entries = fs.readdirSync(dir, { withFileTypes: true });
+    } catch {
+      return; // gone: the parent's refresh forgets the name
+    }
+    this.visitEntries(dir, node.id, node.depth, entries, undefined);
+    this.updateScriptsOf(dir, entries);
   }
 
   snapshot(generation: number): CatalogSnapshot {
@@ -140,7 +166,10 @@ export class SkillTree {
 
   private sortedSkills(): SkillRecord[] {
     if (!this.orderedIds) {
-      this.orderedIds = [...this.skills.keys()].sort((a, b) => compareIds(this.idOf(a), this.idOf(b)));
+      // Split each id once, not once per comparison.
+      const keyed = [...this.skills.keys()].map((dir) => ({ dir, segments: this.idOf(dir).split("/") }));
+      keyed.sort((a, b) => compareSegments(a.segments, b.segments));
+      this.orderedIds = keyed.map((entry) => entry.dir);
     }
     return this.orderedIds.map((dir) => this.skills.get(dir) as SkillRecord);
   }
@@ -155,7 +184,7 @@ export class SkillTree {
       try {
         entries = fs.readdirSync(dir, { withFileTypes: true });
       } catch (error) {
-        this.dirs.set(dir, { id, depth, children: new Set() });
+        this.dirs.set(dir, { id, depth, children: [] });
         this.addWalkDiagnostic(dir, unreadableDir(dir, error));
         return;
       }
@@ -164,8 +193,14 @@ export class SkillTree {
   }
 
   /** `known`: children already walked (a refresh keeps them and only walks new ones). */
-  private visitEntries(dir: string, id: string, depth: number, entries: Dirent[], known: Set<string> | undefined): void {
-    const node: DirNode = { id, depth, children: new Set() };
+  private visitEntries(
+    dir: string,
+    id: string,
+    depth: number,
+    entries: Dirent[],
+    known: Set<string> | undefined,
+  ): void {
+    const node: DirNode = { id, depth, children: [] };
     this.dirs.set(dir, node);
     let skillEntry: Dirent | undefined;
     let scriptsEntries: Dirent[] | undefined;
@@ -203,7 +238,14 @@ export class SkillTree {
       } else {
         const scriptsDirent = subdirs.find((entry) => entry.name === SCRIPTS_DIR);
         if (scriptsDirent) scriptsEntries = readEntries(childPath(dir, SCRIPTS_DIR));
-        this.loadSkill(dir, id, node, hasHooks, scriptsEntries ?? [], skillEntry.isSymbolicLink(), skillEntry.isFile() || skillEntry.isSymbolicLink());
+        this.loadSkill(
+          dir,
+          id,
+          hasHooks,
+          scriptsEntries ?? [],
+          skillEntry.isSymbolicLink(),
+          skillEntry.isFile() || skillEntry.isSymbolicLink(),
+        );
       }
     }
     if (wasLoaded !== this.skills.has(dir)) this.orderedIds = null;
@@ -217,24 +259,24 @@ export class SkillTree {
       });
       return;
     }
-    const previous = known ?? new Set<string>();
-    for (const entry of subdirs.sort((a, b) => compareCodePoints(a.name, b.name))) {
-      node.children.add(entry.name);
-      if (previous.has(entry.name)) continue;
+    if (subdirs.length > 1) subdirs.sort((a, b) => compareCodePoints(a.name, b.name));
+    for (const entry of subdirs) {
+      node.children.push(entry.name);
       const childDir = childPath(dir, entry.name);
+      if (known?.has(entry.name) && this.dirs.has(childDir)) continue;
       const childId = id === "" ? entry.name : `${id}/${entry.name}`;
       const reuse = entry.name === SCRIPTS_DIR ? scriptsEntries : undefined;
       this.walk(childDir, childId, depth + 1, reuse);
     }
-    for (const name of previous) {
-      if (!node.children.has(name)) this.dropSubtree(path.join(dir, name));
+    if (known && known.size > 0) {
+      const present = new Set(node.children);
+      for (const name of known) if (!present.has(name)) this.dropSubtree(childPath(dir, name));
     }
   }
 
   private loadSkill(
     dir: string,
     id: string,
-    node: DirNode,
     hasHooks: boolean,
     scriptsEntries: Dirent[],
     isLink: boolean,
@@ -270,7 +312,10 @@ export class SkillTree {
   private updateScripts(skillDir: string, scriptsEntries: Dirent[]): void {
     const skill = this.skills.get(skillDir);
     if (!skill) return;
-    this.skills.set(skillDir, { ...skill, scripts: scriptNames(path.join(skillDir, SCRIPTS_DIR), scriptsEntries) });
+    this.skills.set(skillDir, {
+      ...skill,
+      scripts: scriptNames(path.join(skillDir, SCRIPTS_DIR), scriptsEntries),
+    });
   }
 
   private checkDirSymlink(dir: string, entry: Dirent): void {
@@ -328,13 +373,13 @@ const chunk = Buffer.allocUnsafe(CHUNK_BYTES);
  */
 export function readSkillFile(file: string, linkRoot: string | undefined): ReadOutcome {
   if (linkRoot) {
-    let escape: Diagnostic | null;
+    let escaped: Diagnostic | null;
     try {
-      escape = symlinkEscape(file, linkRoot);
+      escaped = symlinkEscape(file, linkRoot);
     } catch (error) {
       return { ok: false, diagnostic: unreadableFile(file, error) };
     }
-    if (escape) return { ok: false, diagnostic: escape };
+    if (escaped) return { ok: false, diagnostic: escaped };
   }
   let fd: number;
   try {
@@ -412,8 +457,10 @@ export function readEntries(dir: string): Dirent[] | undefined {
 
 /** Catalog order: compare ids segment by segment by code point (`a` < `a/b` < `a-b`). */
 export function compareIds(a: string, b: string): number {
-  const left = a.split("/");
-  const right = b.split("/");
+  return compareSegments(a.split("/"), b.split("/"));
+}
+
+function compareSegments(left: string[], right: string[]): number {
   const length = Math.min(left.length, right.length);
   for (let index = 0; index < length; index++) {
     const order = compareCodePoints(left[index] as string, right[index] as string);
@@ -438,7 +485,9 @@ export function isInside(parent: string, child: string): boolean {
 }
 
 export function errorCode(error: unknown): string {
-  return typeof error === "object" && error !== null && "code" in error ? String(error.code) : "unknown error";
+  return typeof error === "object" && error !== null && "code" in error
+    ? String(error.code)
+    : "unknown error";
 }
 
 function unreadableFile(file: string, error: unknown): Diagnostic {

@@ -1,11 +1,16 @@
 // Parses one SKILL.md in a validation mode (ucagent, strict, lenient) into data plus diagnostics; never throws on bad input.
 import path from "node:path";
-import type { Diagnostic, Severity, ValidationMode } from "./types.js";
-import { splitFrontmatter, type SplitFailure } from "./frontmatter.js";
-import { parseYamlBlock } from "./yaml-block.js";
-import { checkSpecRules, MAX_DESCRIPTION_LENGTH, SPEC_ALLOWED_FIELDS, type SpecProblem } from "./spec-schema.js";
+import { type SplitFailure, splitFrontmatter } from "./frontmatter.js";
 import { quoteColonValues } from "./lenient.js";
+import {
+  checkSpecRules,
+  MAX_DESCRIPTION_LENGTH,
+  SPEC_ALLOWED_FIELDS,
+  type SpecProblem,
+} from "./spec-schema.js";
 import { codePointLength, describeValue, showValue, truncateCodePoints } from "./text.js";
+import type { Diagnostic, Severity, ValidationMode } from "./types.js";
+import { parseYamlBlock } from "./yaml-block.js";
 
 /** UCAgent's MAX_SKILL_FILE_SIZE. */
 export const MAX_SKILL_FILE_BYTES = 10 * 1024 * 1024;
@@ -25,13 +30,24 @@ export interface ParseResult {
   parsed?: ParsedSkillFile;
 }
 
+/** basename(dirname(file)) without the two intermediate strings path.* would build. */
+function folderName(filePath: string): string {
+  const end = filePath.lastIndexOf(path.sep);
+  if (end <= 0) return path.basename(path.dirname(filePath));
+  return filePath.slice(filePath.lastIndexOf(path.sep, end - 1) + 1, end);
+}
+
 // ignoreBOM keeps a BOM in the decoded text: ucagent and strict modes must see it to refuse it.
 const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 
 /** Parses SKILL.md content; `filePath` names the file in diagnostics and its folder is the expected name. */
-export function parseSkillFile(content: Buffer | string, filePath: string, mode: ValidationMode = "ucagent"): ParseResult {
+export function parseSkillFile(
+  content: Buffer | string,
+  filePath: string,
+  mode: ValidationMode = "ucagent",
+): ParseResult {
   const diagnostics: Diagnostic[] = [];
-  const folder = path.basename(path.dirname(filePath));
+  const folder = folderName(filePath);
   const fail = (code: string, message: string): ParseResult => {
     diagnostics.push({ path: filePath, code, message, severity: "error" });
     return { ok: false, diagnostics };
@@ -53,12 +69,18 @@ export function parseSkillFile(content: Buffer | string, filePath: string, mode:
     try {
       text = utf8.decode(content);
     } catch {
-      return fail("NOT_UTF8", "SKILL.md is not valid UTF-8 (invalid byte sequence); re-save it with UTF-8 encoding");
+      return fail(
+        "NOT_UTF8",
+        "SKILL.md is not valid UTF-8 (invalid byte sequence); re-save it with UTF-8 encoding",
+      );
     }
   }
   if (mode === "lenient" && text.startsWith("\uFEFF")) {
     text = text.slice(1);
-    warn("BOM_STRIPPED", 'SKILL.md starts with a UTF-8 byte order mark (BOM); ignored it in lenient mode — save the file without a BOM so other loaders accept it');
+    warn(
+      "BOM_STRIPPED",
+      "SKILL.md starts with a UTF-8 byte order mark (BOM); ignored it in lenient mode — save the file without a BOM so other loaders accept it",
+    );
   }
 
   const split = splitFrontmatter(text);
@@ -102,12 +124,12 @@ export function parseSkillFile(content: Buffer | string, filePath: string, mode:
   const rawDescription = frontmatter.description;
   const name = typeof rawName === "string" ? rawName.trim() : "";
   // skills-ref checks the stripped, NFKC-normalised name; the record keeps the stripped name.
-  const specView: Record<string, unknown> = { ...frontmatter };
-  if (typeof rawName === "string") specView.name = name.normalize("NFKC");
+  const normalisedName = typeof rawName === "string" ? nfkc(name) : rawName;
+  const specView = normalisedName === rawName ? frontmatter : { ...frontmatter, name: normalisedName };
 
   const problems = checkSpecRules(specView);
   if (typeof rawName === "string" && name !== "") {
-    const folderKey = folder.normalize("NFKC");
+    const folderKey = nfkc(folder);
     if (folderKey !== specView.name) problems.push({ rule: "NAME_MISMATCH", field: "name" });
   }
   let description = typeof rawDescription === "string" ? rawDescription.trim() : "";
@@ -140,7 +162,16 @@ export function parseSkillFile(content: Buffer | string, filePath: string, mode:
     ),
   );
   const ok = !diagnostics.some((diagnostic) => diagnostic.severity === "error");
-  return { ok, diagnostics, parsed: ok ? { name, description, metadata, frontmatter, body: split.body } : undefined };
+  return {
+    ok,
+    diagnostics,
+    parsed: ok ? { name, description, metadata, frontmatter, body: split.body } : undefined,
+  };
+}
+
+/** NFKC normalisation; ASCII text is already normalised, which spares the common case an allocation. */
+function nfkc(text: string): string {
+  return /^[\x00-\x7f]*$/.test(text) ? text : text.normalize("NFKC");
 }
 
 /** Missing / non-string / empty name or description skip the skill in every mode; the rest depends on the mode. */
@@ -224,7 +255,8 @@ function stringifyMetadata(raw: unknown, onNotMapping: (kind: string) => void): 
     return {};
   }
   const result: Record<string, string> = {};
-  for (const [key, value] of Object.entries(raw as Record<string, unknown>)) result[key] = metadataString(value);
+  for (const [key, value] of Object.entries(raw as Record<string, unknown>))
+    result[key] = metadataString(value);
   return result;
 }
 
@@ -252,4 +284,3 @@ function splitMessage(code: SplitFailure, firstLine: string, folder: string): st
       return `the frontmatter block is empty; add name: ${folder.normalize("NFKC")} and description: <what the skill does and when to use it> between the "---" lines`;
   }
 }
-

@@ -2,7 +2,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { MessageChannel, type MessagePort, Worker, receiveMessageOnPort } from "node:worker_threads";
+import { MessageChannel, type MessagePort, receiveMessageOnPort, Worker } from "node:worker_threads";
 
 /**
  * Why a thread: fs.watch events reach the main thread only when its event loop turns, so a synchronous
@@ -17,27 +17,47 @@ const { workerData, parentPort } = require("node:worker_threads");
 const fs = require("node:fs");
 const { port, shared, fenceDir, fenceFile } = workerData;
 const watchers = new Map();
+function drop(dir) {
+  const entry = watchers.get(dir);
+  if (entry) entry.watcher.close();
+  watchers.delete(dir);
+}
 function watch(dir) {
   if (watchers.has(dir)) return;
   try {
-    const watcher = fs.watch(dir, { persistent: false }, () => port.postMessage({ dir }));
-    watcher.on("error", () => {
-      watchers.delete(dir);
-      port.postMessage({ dir });
+    const ino = fs.statSync(dir).ino;
+    const watcher = fs.watch(dir, { persistent: false }, (eventType, filename) => {
+      // A watch follows the inode: a sub-folder that was deleted, moved or replaced has a dead watch.
+      // Its parent sees a "rename" for its name (inode numbers can be reused, so we do not trust them
+      // alone); the folder itself may also have been replaced, which its own inode shows.
+      if (eventType === "rename" && filename) {
+        const child = dir + "/" + filename;
+        if (watchers.has(child)) {
+          drop(child);
+          port.postMessage({ dir: child, replaced: true });
+        }
+      }
+      let same = false;
+      try { same = fs.statSync(dir).ino === ino; } catch {}
+      if (same) port.postMessage({ dir });
+      else {
+        drop(dir);
+        port.postMessage({ dir, replaced: true });
+      }
     });
-    watchers.set(dir, watcher);
+    watcher.on("error", () => {
+      drop(dir);
+      port.postMessage({ dir, replaced: true });
+    });
+    watchers.set(dir, { watcher, ino });
   } catch (error) {
     // ENOENT: the folder went away between walk and watch (its parent's event covers it).
-    if (error && error.code === "ENOENT") port.postMessage({ dir });
+    if (error && error.code === "ENOENT") port.postMessage({ dir, replaced: true });
     else port.postMessage({ dir, failed: String(error && error.code) });
   }
 }
 parentPort.on("message", (message) => {
-  for (const dir of message.unwatch || []) {
-    const watcher = watchers.get(dir);
-    if (watcher) watcher.close();
-    watchers.delete(dir);
-  }
+  for (const dir of message.unwatch || []) drop(dir);
   for (const dir of message.watch || []) watch(dir);
   if (message.ack !== undefined) {
     Atomics.store(shared, 1, message.ack);
@@ -54,24 +74,66 @@ fs.watch(fenceDir, { persistent: true }, () => {
 });
 `;
 
+/** Fence folders still open, removed at exit when a catalog was never closed. */
+const openFenceDirs = new Set<string>();
+let exitHookInstalled = false;
+function removeAtExit(dir: string): void {
+  openFenceDirs.add(dir);
+  if (exitHookInstalled) return;
+  exitHookInstalled = true;
+  process.once("exit", () => {
+    for (const open of openFenceDirs) fs.rmSync(open, { recursive: true, force: true });
+  });
+  removeStaleFenceDirs();
+}
+
+/** A process killed by a signal leaves its fence folder behind: remove those of processes that are gone. */
+function removeStaleFenceDirs(): void {
+  let names: string[];
+  try {
+    names = fs.readdirSync(os.tmpdir());
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    const match = /^skillgate-fence-(\d+)-/.exec(name);
+    if (!match || Number(match[1]) === process.pid || processAlive(Number(match[1]))) continue;
+    fs.rmSync(path.join(os.tmpdir(), name), { recursive: true, force: true });
+  }
+}
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
 const FENCE_SLOT = 0;
 const ACK_SLOT = 1;
 
 export interface FolderWatcher {
   /** Starts watching (idempotent) and waits until the watches are in place. False when the watcher broke. */
   watch(dirs: string[], unwatch?: string[]): boolean;
-  /** Every folder with a change since the last call; null when the watcher cannot vouch (use a full rescan). */
-  changes(): Set<string> | null;
+  /**
+   * Folders with a change since the last call (`changed`), and folders whose watch died because the
+   * folder was deleted, moved or replaced (`replaced`: re-walk them whole and watch them again).
+   * Null when the watcher cannot vouch for anything (use a full rescan).
+   */
+  changes(): { changed: Set<string>; replaced: Set<string> } | null;
   close(): void;
 }
 
 export function startFolderWatcher(timeoutMs = 2000): FolderWatcher | null {
   let fenceDir: string;
   try {
-    fenceDir = fs.mkdtempSync(path.join(os.tmpdir(), "skillgate-fence-"));
+    fenceDir = fs.mkdtempSync(path.join(os.tmpdir(), `skillgate-fence-${process.pid}-`));
   } catch {
     return null;
   }
+  removeAtExit(fenceDir);
   const fenceFile = path.join(fenceDir, "fence");
   fs.writeFileSync(fenceFile, "0");
   const shared = new Int32Array(new SharedArrayBuffer(8));
@@ -85,6 +147,7 @@ export function startFolderWatcher(timeoutMs = 2000): FolderWatcher | null {
     });
   } catch {
     fs.rmSync(fenceDir, { recursive: true, force: true });
+    openFenceDirs.delete(fenceDir);
     return null;
   }
   worker.unref();
@@ -99,6 +162,7 @@ export function startFolderWatcher(timeoutMs = 2000): FolderWatcher | null {
   let fence = 0;
   let ack = 0;
   const pending = new Set<string>();
+  const replaced = new Set<string>();
 
   const waitFor = (slot: number, value: number): boolean => {
     const deadline = Date.now() + timeoutMs;
@@ -114,9 +178,10 @@ export function startFolderWatcher(timeoutMs = 2000): FolderWatcher | null {
     for (;;) {
       const received = receiveMessageOnPort(port1 as MessagePort);
       if (!received) return;
-      const message = received.message as { dir: string; failed?: string };
+      const message = received.message as { dir: string; failed?: string; replaced?: boolean };
       if (message.failed) broken = true;
-      pending.add(message.dir);
+      if (message.replaced) replaced.add(message.dir);
+      else pending.add(message.dir);
     }
   };
 
@@ -144,9 +209,10 @@ export function startFolderWatcher(timeoutMs = 2000): FolderWatcher | null {
       }
       drain();
       if (broken) return null;
-      const changed = new Set(pending);
+      const result = { changed: new Set(pending), replaced: new Set(replaced) };
       pending.clear();
-      return changed;
+      replaced.clear();
+      return result;
     },
     close() {
       if (closed) return;
@@ -154,6 +220,7 @@ export function startFolderWatcher(timeoutMs = 2000): FolderWatcher | null {
       void worker.terminate();
       port1.close();
       fs.rmSync(fenceDir, { recursive: true, force: true });
+      openFenceDirs.delete(fenceDir);
     },
   };
 }

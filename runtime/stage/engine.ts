@@ -16,6 +16,7 @@ import {
 import { normaliseSkillId } from "../skills/index.js";
 import type { CatalogSnapshot, Diagnostic, SkillRecord } from "../skills/types.js";
 import type { RuntimeConfig, ToolResult } from "../tools/types.js";
+import { verifyCopiedFile } from "../workspace/index.js";
 import type { WorkspacePaths } from "../workspace/paths.js";
 import { type CheckerOutcome, runChecker } from "./checkers/index.js";
 import { fingerprintOutputs, type OutputFingerprint } from "./fingerprint.js";
@@ -77,9 +78,11 @@ class Engine implements SkillgateStageEngine {
   constructor(private readonly o: StageEngineOptions) {
     this.ledger = new EvidenceLedger(o.paths, { home: o.home, now: o.now });
     this.stages = o.config.stage;
-    this.diagnostics = validateWorkflow(o.config, o.skillsEnabled ? o.catalog() : null, o.skillsEnabled).filter(
-      (d) => o.skillsEnabled || d.code !== "SKILL_ROOT_MISSING",
-    );
+    this.diagnostics = validateWorkflow(
+      o.config,
+      o.skillsEnabled ? o.catalog() : null,
+      o.skillsEnabled,
+    ).filter((d) => o.skillsEnabled || d.code !== "SKILL_ROOT_MISSING");
   }
 
   async start(): Promise<void> {
@@ -90,7 +93,11 @@ class Engine implements SkillgateStageEngine {
         records.push({ stage: 0, kind: "stage_enter", data: { name: this.stages[0]!.name } });
       }
       if (this.o.resetCheckOnStart && snap.state.check) {
-        records.push({ stage: snap.state.stageIndex, kind: "check_reset", data: { reason: "engine restart" } });
+        records.push({
+          stage: snap.state.stageIndex,
+          kind: "check_reset",
+          data: { reason: "engine restart" },
+        });
       }
       return { records, result: undefined };
     });
@@ -111,7 +118,12 @@ class Engine implements SkillgateStageEngine {
   }
 
   async recordList(skillIds: string[]): Promise<void> {
-    await this.recordEvidence("list", skillIds, (state, ids) => ids.some((id) => !flagsOf(state, id).list), {});
+    await this.recordEvidence(
+      "list",
+      skillIds,
+      (state, ids) => ids.some((id) => !flagsOf(state, id).list),
+      {},
+    );
   }
 
   async recordUse(skillIds: string[], detail: Record<string, unknown>): Promise<void> {
@@ -128,7 +140,12 @@ class Engine implements SkillgateStageEngine {
       if (!stage || zeroLine || !this.skillList(stage.index).includes(id) || flagsOf(snap.state, id).read) {
         return { records: [], result: undefined };
       }
-      const data = { skill: id, startLine: range.startLine, endLine: range.endLine, totalLines: range.totalLines };
+      const data = {
+        skill: id,
+        startLine: range.startLine,
+        endLine: range.endLine,
+        totalLines: range.totalLines,
+      };
       return { records: [{ stage: stage.index, kind: "read", data }], result: undefined };
     });
     this.absorb(snapshot);
@@ -164,9 +181,11 @@ class Engine implements SkillgateStageEngine {
     const outputs = await this.outputs(stage.config);
     const evidenceVersion = snap.state.evidenceVersion;
     const run = await this.runCheckers(stage.config);
-    const message = run.failedIndex === null ? "all checkers passed" : (run.outcomes[run.failedIndex]?.message ?? "");
+    const message =
+      run.failedIndex === null ? "all checkers passed" : (run.outcomes[run.failedIndex]?.message ?? "");
     const { snapshot } = await this.ledger.transact((fresh) => {
-      if (fresh.state.stageIndex !== stage.index || fresh.state.finished) return { records: [], result: undefined };
+      if (fresh.state.stageIndex !== stage.index || fresh.state.finished)
+        return { records: [], result: undefined };
       const data = {
         passed: run.passed,
         evidenceVersion,
@@ -275,7 +294,12 @@ class Engine implements SkillgateStageEngine {
         "SKILL_USAGE_REJECTED",
       );
     }
-    return this.result(result.message, { ...base, accepted: true, skill_usage: result.claims, next_tool: "Complete" });
+    return this.result(result.message, {
+      ...base,
+      accepted: true,
+      skill_usage: result.claims,
+      next_tool: "Complete",
+    });
   }
 
   // ---- Complete -------------------------------------------------------------------------------------------------
@@ -320,7 +344,11 @@ class Engine implements SkillgateStageEngine {
       if (gated) {
         const again = this.gateFor(fresh.state, stage.index, await this.outputs(stage.config));
         if (again && !again.ok) {
-          const record = { stage: stage.index, kind: "complete" as const, data: { passed: false, gate: again.code } };
+          const record = {
+            stage: stage.index,
+            kind: "complete" as const,
+            data: { passed: false, gate: again.code },
+          };
           return { records: [record], result: { ok: false, gate: again } };
         }
       }
@@ -383,7 +411,14 @@ class Engine implements SkillgateStageEngine {
       {
         ...base,
         complete: false,
-        skills: gate.skills,
+        skills: gate.skills.map((s) => ({
+          id: s.id,
+          listed: s.list,
+          read: s.read,
+          used: s.use,
+          not_applicable: s.notApplicable,
+          missing: s.missing,
+        })),
         next_action: gate.nextAction,
         checkers_run: 0,
       },
@@ -396,9 +431,12 @@ class Engine implements SkillgateStageEngine {
   async status(): Promise<ToolResult> {
     const snap = await this.load();
     const stage = this.stageAt(snap.state);
-    const view = stage ? await this.view(snap.state, stage.index, await this.outputs(stage.config)) : null;
     const outputs = stage ? await this.outputs(stage.config) : null;
-    const gate = stage && outputs && this.gateApplies(stage.index) ? this.gateFor(snap.state, stage.index, outputs) : null;
+    const view = stage && outputs ? await this.view(snap.state, stage.index, outputs) : null;
+    const gate =
+      stage && outputs && this.gateApplies(stage.index)
+        ? this.gateFor(snap.state, stage.index, outputs)
+        : null;
     const catalog = this.o.skillsEnabled ? this.o.catalog() : null;
     const description = stage ? (await this.instance(stage.index)).safeDescribe() : "";
     const formatted = formatStatus({
@@ -439,7 +477,10 @@ class Engine implements SkillgateStageEngine {
         const records = order
           .map((id) => catalog.skills.find((s) => s.id === id))
           .filter((s): s is SkillRecord => s !== undefined);
-        const report = await applySkillHooks(instance, records, this.o.importHook ?? importHookFile);
+        const report = await applySkillHooks(instance, records, {
+          importer: this.o.importHook ?? importHookFile,
+          verify: (file) => verifyCopiedFile(this.o.paths, file),
+        });
         for (const w of report.warnings) this.warn(w);
       }
     }
@@ -479,7 +520,9 @@ class Engine implements SkillgateStageEngine {
 
   private gateApplies(index: number): boolean {
     const stage = this.stages[index];
-    return Boolean(stage && this.o.skillsEnabled && stage.force_use_skill && this.skillList(index).length > 0);
+    return Boolean(
+      stage && this.o.skillsEnabled && stage.force_use_skill && this.skillList(index).length > 0,
+    );
   }
 
   private gateFor(state: EvidenceState, index: number, outputs: OutputFingerprint): GateVerdict | null {
@@ -569,9 +612,11 @@ class Engine implements SkillgateStageEngine {
   /** Builds a result and attaches pending warnings (text and structured). */
   private result(text: string, structured: Record<string, unknown>, code?: ToolResult["code"]): ToolResult {
     const warnings = this.drainWarnings();
-    const fullText = warnings.length > 0 ? `${text}\n${warnings.map((w) => `Warning: ${w}`).join("\n")}` : text;
+    const fullText =
+      warnings.length > 0 ? `${text}\n${warnings.map((w) => `Warning: ${w}`).join("\n")}` : text;
     const body: Record<string, unknown> = { ...structured, ...(warnings.length > 0 ? { warnings } : {}) };
-    if (code) return { text: fullText, structured: { error: { code, message: text }, ...body }, isError: true, code };
+    if (code)
+      return { text: fullText, structured: { error: { code, message: text }, ...body }, isError: true, code };
     return { text: fullText, structured: body, isError: false };
   }
 }

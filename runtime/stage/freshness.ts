@@ -8,9 +8,13 @@ export function checkFreshness(state: EvidenceState, outputs: OutputFingerprint)
   const check = state.check;
   if (!check) return { ok: false, reason: "`Check` has not run on the current evidence of this stage" };
   if (!check.passed) return { ok: false, reason: "the last `Check` failed" };
-  if (check.evidenceVersion !== state.evidenceVersion) return { ok: false, reason: `${NEW_EVIDENCE} the last \`Check\`` };
+  if (check.evidenceVersion !== state.evidenceVersion)
+    return { ok: false, reason: `${NEW_EVIDENCE} the last \`Check\`` };
   if (check.fingerprint !== outputs.hash) {
-    return { ok: false, reason: `output files changed after the last \`Check\`: ${changedList(check.files, outputs)}` };
+    return {
+      ok: false,
+      reason: `output files changed after the last \`Check\`: ${changedList(check.files, outputs)}`,
+    };
   }
   return { ok: true, reason: "" };
 }
@@ -22,7 +26,10 @@ export function usageFreshness(state: EvidenceState, outputs: OutputFingerprint)
     return { ok: false, reason: `${NEW_EVIDENCE} SetSkillUsage accepted the usage` };
   }
   if (usage.fingerprint !== outputs.hash) {
-    return { ok: false, reason: `output files changed after the \`Check\` that SetSkillUsage relied on: ${changedList(usage.files, outputs)}` };
+    return {
+      ok: false,
+      reason: `output files changed after the \`Check\` that SetSkillUsage relied on: ${changedList(usage.files, outputs)}`,
+    };
   }
   return { ok: true, reason: "" };
 }

@@ -58,24 +58,48 @@ export class StageInstance {
 
   /** Tasks after hooks, falling back to the configured tasks if a hook misbehaves. */
   safeTasks(): string[] {
-    return this.safely("getTasks", () => this.getTasks(), isStringArray, () => [...this.config.task]);
+    return this.safely(
+      "getTasks",
+      () => this.getTasks(),
+      isStringArray,
+      () => [...this.config.task],
+    );
   }
 
   safeDescribe(): string {
-    return this.safely("describe", () => this.describe(), (v): v is string => typeof v === "string", () => this.config.desc);
+    return this.safely(
+      "describe",
+      () => this.describe(),
+      (v): v is string => typeof v === "string",
+      () => this.config.desc,
+    );
   }
 
   safeOnCheck(result: CheckSummary): string[] {
-    return this.safely("onCheck", () => this.onCheck(result), isStringArray, () => []);
+    return this.safely(
+      "onCheck",
+      () => this.onCheck(result),
+      isStringArray,
+      () => [],
+    );
   }
 
-  private safely<T>(method: string, call: () => unknown, valid: (v: unknown) => v is T, fallback: () => T): T {
+  private safely<T>(
+    method: string,
+    call: () => unknown,
+    valid: (v: unknown) => v is T,
+    fallback: () => T,
+  ): T {
     try {
       const value = call();
       if (valid(value)) return value;
-      this.warnOnce(`a hook of stage '${this.name}' made ${method}() return ${typeof value}; the unhooked result is used`);
+      this.warnOnce(
+        `a hook of stage '${this.name}' made ${method}() return ${typeof value}; the unhooked result is used`,
+      );
     } catch (error) {
-      this.warnOnce(`a hook of stage '${this.name}' threw in ${method}(): ${(error as Error).message ?? String(error)}; the unhooked result is used`);
+      this.warnOnce(
+        `a hook of stage '${this.name}' threw in ${method}(): ${(error as Error).message ?? String(error)}; the unhooked result is used`,
+      );
     }
     return fallback();
   }
@@ -100,13 +124,32 @@ export const importHookFile: HookImporter = async (file) => {
   let loaded = moduleCache.get(key);
   if (!loaded) {
     loaded = import("tsx/esm/api").then(
-      ({ tsImport }) => tsImport(pathToFileURL(file).href, import.meta.url) as Promise<Record<string, unknown>>,
+      ({ tsImport }) =>
+        tsImport(pathToFileURL(file).href, import.meta.url) as Promise<Record<string, unknown>>,
     );
     moduleCache.set(key, loaded);
     loaded.catch(() => moduleCache.delete(key));
   }
   return loaded;
 };
+
+export interface HookLoadOptions {
+  importer?: HookImporter;
+  /** Integrity check of hooks.ts against the init manifest; a file that fails is not loaded. */
+  verify?: (file: string) => Promise<{ ok: true } | { ok: false; message: string }>;
+  /** setupStage must settle within this time (default 10 s). */
+  timeoutMs?: number;
+}
+
+const SETUP_TIMEOUT_MS = 10_000;
+
+function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, fail) => {
+    timer = setTimeout(() => fail(new Error(`setupStage did not finish within ${ms / 1000} s`)), ms);
+  });
+  return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
+}
 
 export interface HookReport {
   /** Skill ids whose setupStage ran and whose hooks were applied now. */
@@ -122,15 +165,23 @@ export interface HookReport {
 export async function applySkillHooks(
   stage: StageInstance,
   skills: SkillRecord[],
-  importer: HookImporter = importHookFile,
+  options: HookLoadOptions = {},
 ): Promise<HookReport> {
+  const importer = options.importer ?? importHookFile;
+  const timeoutMs = options.timeoutMs ?? SETUP_TIMEOUT_MS;
   const report: HookReport = { applied: [], warnings: [] };
   for (const skill of skills) {
-    if (stage.hooksApplied.has(skill.id)) continue;
-    const file = join(skill.dir, "hooks.ts");
-    if (!skill.hasHooks && !(await stat(file).then((s) => s.isFile(), () => false))) continue;
+    if (stage.hooksApplied.has(skill.id) || !skill.hasHooks) continue;
     stage.hooksApplied.add(skill.id);
+    const file = join(skill.dir, "hooks.ts");
     const where = `hooks.ts of skill '${skill.id}' (${file})`;
+    if (options.verify) {
+      const verified = await options.verify(file);
+      if (!verified.ok) {
+        report.warnings.push(`${where} was not loaded: ${verified.message}`);
+        continue;
+      }
+    }
     let setup: unknown;
     try {
       const mod = await importer(file);
@@ -147,15 +198,19 @@ export async function applySkillHooks(
     const staging = Object.create(stage) as StageInstance;
     staging.addHook = (method: HookableMethod, fn: HookFunction) => {
       if (!HOOKABLE_METHODS.includes(method)) {
-        throw new Error(`addHook('${String(method)}') names an unknown stage method (hookable: ${HOOKABLE_METHODS.join(", ")})`);
+        throw new Error(
+          `addHook('${String(method)}') names an unknown stage method (hookable: ${HOOKABLE_METHODS.join(", ")})`,
+        );
       }
       if (typeof fn !== "function") throw new Error(`addHook('${method}') needs a function`);
       pending.push([method, fn]);
     };
     try {
-      await (setup as (s: StageInstance) => unknown)(staging);
+      await withTimeout(Promise.resolve((setup as (s: StageInstance) => unknown)(staging)), timeoutMs);
     } catch (error) {
-      report.warnings.push(`${where}: setupStage threw: ${firstLine(error)}; its hooks were skipped, other hooks still apply.`);
+      report.warnings.push(
+        `${where}: setupStage threw: ${firstLine(error)}; its hooks were skipped, other hooks still apply.`,
+      );
       continue;
     }
     for (const [method, fn] of pending) stage.addHook(method, fn);

@@ -1,13 +1,21 @@
 // Public API of the stage engine: workflow validation, checkers, hooks and the engine behind Check/Complete/SetSkillUsage.
-export { CHECKER_KINDS, checkerArgProblems, runChecker } from "./checkers/index.js";
+
 export type { CheckerContext, CheckerKind, CheckerOutcome } from "./checkers/index.js";
-export { createStageEngine } from "./engine.js";
+export { CHECKER_KINDS, checkerArgProblems, runChecker } from "./checkers/index.js";
 export type { SkillgateStageEngine, StageEngineOptions } from "./engine.js";
-export { changedOutputs, fingerprintOutputs } from "./fingerprint.js";
+export { createStageEngine } from "./engine.js";
 export type { OutputFingerprint } from "./fingerprint.js";
+export { changedOutputs, fingerprintOutputs } from "./fingerprint.js";
 export { checkFreshness, usageFreshness } from "./freshness.js";
+export type {
+  CheckSummary,
+  HookableMethod,
+  HookFunction,
+  HookImporter,
+  HookLoadOptions,
+  HookReport,
+} from "./hooks.js";
 export { applySkillHooks, HOOKABLE_METHODS, importHookFile, StageInstance } from "./hooks.js";
-export type { CheckSummary, HookableMethod, HookFunction, HookImporter, HookReport } from "./hooks.js";
 export type { EvidenceKind, ReadRange, SkillEvidence, StageEngine, StageView } from "./types.js";
-export { validateWorkflow } from "./workflow.js";
 export type { WorkflowInput } from "./workflow.js";
+export { validateWorkflow } from "./workflow.js";

@@ -1,6 +1,12 @@
 // Formats the Status tool answer: stages with their state, the current stage's skills and what Complete still needs.
 import type { StageConfig } from "../config/schema.js";
-import { describeCoverage, type EvidenceState, flagsOf, type GateVerdict, type StageSkillInfo } from "../evidence/index.js";
+import {
+  describeCoverage,
+  type EvidenceState,
+  flagsOf,
+  type GateVerdict,
+  type StageSkillInfo,
+} from "../evidence/index.js";
 import type { StageView } from "./types.js";
 
 export interface StatusInput {
@@ -24,7 +30,12 @@ export function formatStatus(input: StatusInput): { text: string; structured: Re
   const stageRows = stages.map((stage, index) => ({
     index,
     name: stage.name,
-    status: view?.index === index ? "current" : completed.has(index) || index < state.stageIndex || state.finished ? "completed" : "pending",
+    status:
+      view?.index === index
+        ? "current"
+        : completed.has(index) || index < state.stageIndex || state.finished
+          ? "completed"
+          : "pending",
   }));
   const lines: string[] = [];
   const done = state.finished ? stages.length : state.stageIndex;
@@ -59,7 +70,9 @@ export function formatStatus(input: StatusInput): { text: string; structured: Re
       ...(e.notApplicableReason ? { reason: e.notApplicableReason } : {}),
       read_coverage: describeCoverage(flags),
       present: input.skills[id]?.present ?? false,
-      ...(claim && !e.notApplicableReason && claim.use === false ? { stale_not_applicable_reason: claim.reason } : {}),
+      ...(claim && !e.notApplicableReason && claim.use === false
+        ? { stale_not_applicable_reason: claim.reason }
+        : {}),
     };
   });
   if (!input.skillsEnabled) {
@@ -76,14 +89,28 @@ export function formatStatus(input: StatusInput): { text: string; structured: Re
         `  - ${row.id}: Listed ${yn(row.listed)}, Read ${yn(row.read)}${row.read ? "" : ` (${row.read_coverage})`}, Used ${yn(row.used)}, Not Applicable ${na}${missing}`,
       );
     }
-    if (input.skillRootMissing) lines.push("  The workspace skill folder is missing: run `skillgate init` to restore it.");
+    if (input.skillRootMissing)
+      lines.push("  The workspace skill folder is missing: run `skillgate init` to restore it.");
   }
-  lines.push(view.checkPassed ? "Check: passed for the current evidence and outputs." : `Check: not passed (${input.checkReason}).`);
+  lines.push(
+    view.checkPassed
+      ? "Check: passed for the current evidence and outputs."
+      : `Check: not passed (${input.checkReason}).`,
+  );
   if (skillRows.length > 0) {
-    lines.push(view.usageValidated ? "SetSkillUsage: validated." : `SetSkillUsage: not validated (${input.usageReason}).`);
+    lines.push(
+      view.usageValidated
+        ? "SetSkillUsage: validated."
+        : `SetSkillUsage: not validated (${input.usageReason}).`,
+    );
   }
-  if (input.gate && !input.gate.ok) lines.push(`Before Complete: ${input.gate.nextAction}`);
-  else if (input.gate?.ok) lines.push("Skill gate: satisfied; call `Complete`.");
+  if (input.gate && !input.gate.ok) {
+    lines.push("Before Complete:");
+    for (const skill of input.gate.skills) {
+      if (skill.missing.length > 0) lines.push(`  - ${skill.id}: ${skill.missing.join("; ")}`);
+    }
+    lines.push(`  - then \`Check\` and ${input.gate.nextAction}`);
+  } else if (input.gate?.ok) lines.push("Skill gate: satisfied; call `Complete`.");
   Object.assign(structured, {
     tasks: view.tasks,
     skills: skillRows,

@@ -21,7 +21,13 @@ export function validateWorkflow(
 ): Diagnostic[] {
   const out: Diagnostic[] = [];
   if (!Array.isArray(config.stage)) {
-    out.push(error("stage", "WORKFLOW_INVALID", `stage must be a list of stages; got ${kind(config.stage)}. Write stage: followed by '- name: ...' entries.`));
+    out.push(
+      error(
+        "stage",
+        "WORKFLOW_INVALID",
+        `stage must be a list of stages; got ${kind(config.stage)}. Write stage: followed by '- name: ...' entries.`,
+      ),
+    );
     return out;
   }
   const seen = new Map<string, number>();
@@ -29,17 +35,40 @@ export function validateWorkflow(
   config.stage.forEach((raw, index) => {
     const at = `stage[${index}]`;
     if (raw === null || typeof raw !== "object" || Array.isArray(raw)) {
-      out.push(error(at, "STAGE_INVALID", `${at} must be a mapping with name, task, checker, ...; got ${kind(raw)}.`));
+      out.push(
+        error(
+          at,
+          "STAGE_INVALID",
+          `${at} must be a mapping with name, task, checker, ...; got ${kind(raw)}.`,
+        ),
+      );
       return;
     }
     const stage = raw as Record<string, unknown>;
     const name = typeof stage.name === "string" && stage.name.length > 0 ? stage.name : null;
     const label = name ? `stage '${name}' (${at})` : at;
-    if (!name) out.push(error(`${at}.name`, "STAGE_NAME_MISSING", `${at}: name must be a non-empty string; got ${kind(stage.name)}. Give the stage a unique name.`));
+    if (!name)
+      out.push(
+        error(
+          `${at}.name`,
+          "STAGE_NAME_MISSING",
+          `${at}: name must be a non-empty string; got ${kind(stage.name)}. Give the stage a unique name.`,
+        ),
+      );
     else if (seen.has(name)) {
-      out.push(error(`${at}.name`, "STAGE_NAME_DUPLICATE", `${label}: the name '${name}' is already used by stage[${seen.get(name)}]; stage names must be unique, rename one.`));
+      out.push(
+        error(
+          `${at}.name`,
+          "STAGE_NAME_DUPLICATE",
+          `${label}: the name '${name}' is already used by stage[${seen.get(name)}]; stage names must be unique, rename one.`,
+        ),
+      );
     } else seen.set(name, index);
-    if ("force_use_skill" in stage && stage.force_use_skill !== undefined && typeof stage.force_use_skill !== "boolean") {
+    if (
+      "force_use_skill" in stage &&
+      stage.force_use_skill !== undefined &&
+      typeof stage.force_use_skill !== "boolean"
+    ) {
       out.push(
         error(
           `${at}.force_use_skill`,
@@ -60,20 +89,40 @@ export function validateWorkflow(
 function checkCheckers(raw: unknown, at: string, label: string, out: Diagnostic[]): void {
   if (raw === undefined) return;
   if (!Array.isArray(raw)) {
-    out.push(error(`${at}.checker`, "CHECKER_INVALID", `${label}: checker must be a list of {kind, args}; got ${kind(raw)}.`));
+    out.push(
+      error(
+        `${at}.checker`,
+        "CHECKER_INVALID",
+        `${label}: checker must be a list of {kind, args}; got ${kind(raw)}.`,
+      ),
+    );
     return;
   }
   raw.forEach((checker, i) => {
     const where = `${at}.checker[${i}]`;
-    if (checker === null || typeof checker !== "object" || typeof (checker as { kind?: unknown }).kind !== "string") {
-      out.push(error(where, "CHECKER_INVALID", `${label} checker[${i}]: must be a mapping with a kind; got ${kind(checker)}.`));
+    if (
+      checker === null ||
+      typeof checker !== "object" ||
+      typeof (checker as { kind?: unknown }).kind !== "string"
+    ) {
+      out.push(
+        error(
+          where,
+          "CHECKER_INVALID",
+          `${label} checker[${i}]: must be a mapping with a kind; got ${kind(checker)}.`,
+        ),
+      );
       return;
     }
     const c = checker as { kind: string; args?: unknown };
     const problems = checkerArgProblems(c);
     if (problems.length > 0) {
       out.push(
-        error(where, "CHECKER_ARGS_INVALID", `${label} checker[${i}] (${c.kind}): ${problems.join("; ")}. Fix the checker's args (see README, checker kinds).`),
+        error(
+          where,
+          "CHECKER_ARGS_INVALID",
+          `${label} checker[${i}] (${c.kind}): ${problems.join("; ")}. Fix the checker's args (see README, checker kinds).`,
+        ),
       );
     }
   });
@@ -90,7 +139,13 @@ function checkSkillList(
 ): boolean {
   if (raw === undefined) return false;
   if (!Array.isArray(raw)) {
-    out.push(error(`${at}.skill_list`, "SKILL_LIST_INVALID", `${label}: skill_list must be a list of skill ids; got ${kind(raw)}.`));
+    out.push(
+      error(
+        `${at}.skill_list`,
+        "SKILL_LIST_INVALID",
+        `${label}: skill_list must be a list of skill ids; got ${kind(raw)}.`,
+      ),
+    );
     return false;
   }
   if (raw.length === 0) return false;
@@ -110,7 +165,13 @@ function checkSkillList(
   raw.forEach((entry, i) => {
     const where = `${at}.skill_list[${i}]`;
     if (typeof entry !== "string" || entry.trim().length === 0) {
-      out.push(error(where, "SKILL_ID_INVALID", `${label} skill_list[${i}]: must be a non-empty skill id string; got ${kind(entry)}.`));
+      out.push(
+        error(
+          where,
+          "SKILL_ID_INVALID",
+          `${label} skill_list[${i}]: must be a non-empty skill id string; got ${kind(entry)}.`,
+        ),
+      );
       return;
     }
     const id = normaliseSkillId(entry);
@@ -125,7 +186,13 @@ function checkSkillList(
       return;
     }
     if (ids.has(id)) {
-      out.push(warning(where, "SKILL_ID_DUPLICATE", `${label} skill_list[${i}]: '${entry}' names '${id}' again (skill_list[${ids.get(id)}]); remove the duplicate.`));
+      out.push(
+        warning(
+          where,
+          "SKILL_ID_DUPLICATE",
+          `${label} skill_list[${i}]: '${entry}' names '${id}' again (skill_list[${ids.get(id)}]); remove the duplicate.`,
+        ),
+      );
       return;
     }
     ids.set(id, i);
@@ -141,7 +208,13 @@ function checkSkillList(
       );
       return;
     }
-    out.push(error(where, "SKILL_NOT_FOUND", `${label} skill_list[${i}]: no skill '${id}' in ${catalog.root}${suggest(id, catalog)}; fix the id (a path below the skill root) or remove it.`));
+    out.push(
+      error(
+        where,
+        "SKILL_NOT_FOUND",
+        `${label} skill_list[${i}]: no skill '${id}' in ${catalog.root}${suggest(id, catalog)}; fix the id (a path below the skill root) or remove it.`,
+      ),
+    );
   });
   return false;
 }

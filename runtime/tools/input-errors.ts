@@ -3,7 +3,10 @@ import type { z } from "zod";
 
 function fieldName(path: PropertyKey[]): string {
   if (path.length === 0) return "the arguments";
-  return `'${path.map((part) => (typeof part === "number" ? `[${part}]` : String(part))).join(".").replace(/\.\[/g, "[")}'`;
+  return `'${path
+    .map((part) => (typeof part === "number" ? `[${part}]` : String(part)))
+    .join(".")
+    .replace(/\.\[/g, "[")}'`;
 }
 
 function given(input: unknown, path: PropertyKey[]): string {
@@ -25,7 +28,9 @@ function describeIssue(issue: z.core.$ZodIssue, input: unknown): string {
     case "invalid_type": {
       const value = given(input, issue.path);
       if (value !== "nothing") return `${field} must be ${issue.expected}, got ${value}`;
-      return issue.expected === "nonoptional" ? `${field} is required` : `${field} is required (${issue.expected})`;
+      return issue.expected === "nonoptional"
+        ? `${field} is required`
+        : `${field} is required (${issue.expected})`;
     }
     case "too_small":
       return `${field} is too small (${issue.message.replace(/^Too small: /, "")}), got ${given(input, issue.path)}`;

@@ -2,7 +2,14 @@
 import { z } from "zod";
 import { normaliseSkillId } from "../skills/index.js";
 import type { SkillRecord } from "../skills/types.js";
-import { errorResult, okResult, resultFromError, skillRootMissingResult, skillsDisabledResult, workspaceRelative } from "./results.js";
+import {
+  errorResult,
+  okResult,
+  resultFromError,
+  skillRootMissingResult,
+  skillsDisabledResult,
+  workspaceRelative,
+} from "./results.js";
 import type { Session, ToolDefinition, ToolResult } from "./types.js";
 
 export const listSkillInput = z.object({}).strict().describe("ListSkill takes no arguments.");
@@ -35,7 +42,9 @@ export function selectSkills(
   const stage = catalogSkills.filter((skill) => stageSet.has(skill.id));
   const generalSet = new Set(generalSkillIds.map((id) => normaliseSkillId(id) ?? id));
   const room = max === 0 ? Number.POSITIVE_INFINITY : Math.max(0, max - stage.length);
-  const general = catalogSkills.filter((skill) => generalSet.has(skill.id) && !stageSet.has(skill.id)).slice(0, room);
+  const general = catalogSkills
+    .filter((skill) => generalSet.has(skill.id) && !stageSet.has(skill.id))
+    .slice(0, room);
   return { stage, general };
 }
 

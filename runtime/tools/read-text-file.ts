@@ -1,5 +1,5 @@
 // ReadTextFile: numbered lines of a UTF-8 text file inside the workspace (no escape), recording reads of stage SKILL.md files.
-import { realpath, stat, readFile as readFileFs } from "node:fs/promises";
+import { readFile as readFileFs, realpath, stat } from "node:fs/promises";
 import { isAbsolute, relative, resolve, sep } from "node:path";
 import { z } from "zod";
 import type { ReadRange } from "../stage/types.js";
@@ -127,9 +127,13 @@ export async function readTextFile(
   const lines = splitLines(text);
   const total = lines.length;
   if (input.count === 0) {
-    return errorResult("INVALID_ARGS", `Count is 0, no lines to read from file ${shown}. Use count -1 to read to the end.`, {
-      path: shown,
-    });
+    return errorResult(
+      "INVALID_ARGS",
+      `Count is 0, no lines to read from file ${shown}. Use count -1 to read to the end.`,
+      {
+        path: shown,
+      },
+    );
   }
   if (total === 0) {
     return okResult(`File ${shown} is empty (0 lines).\n\n[TXT_DATA]\n`, {

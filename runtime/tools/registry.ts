@@ -66,10 +66,17 @@ export async function callTool(session: Session, name: string, args: unknown): P
   const input = args === undefined || args === null ? {} : args;
   const parsed = (tool.inputSchema as z.ZodType).safeParse(input);
   if (!parsed.success) {
-    return errorResult("INVALID_ARGS", formatInputError(tool.name, parsed.error, input, TOOL_EXAMPLES[tool.name]), {
-      tool: tool.name,
-      issues: parsed.error.issues.map((issue) => ({ path: issue.path.map(String), message: issue.message })),
-    });
+    return errorResult(
+      "INVALID_ARGS",
+      formatInputError(tool.name, parsed.error, input, TOOL_EXAMPLES[tool.name]),
+      {
+        tool: tool.name,
+        issues: parsed.error.issues.map((issue) => ({
+          path: issue.path.map(String),
+          message: issue.message,
+        })),
+      },
+    );
   }
   let result: ToolResult;
   try {

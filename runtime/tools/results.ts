@@ -8,7 +8,11 @@ export function okResult(text: string, structured: Record<string, unknown>): Too
   return { text, structured, isError: false };
 }
 
-export function errorResult(code: ErrorCode, text: string, structured: Record<string, unknown> = {}): ToolResult {
+export function errorResult(
+  code: ErrorCode,
+  text: string,
+  structured: Record<string, unknown> = {},
+): ToolResult {
   return { text, structured: { error: { code, message: text }, ...structured }, isError: true, code };
 }
 

@@ -1,13 +1,27 @@
 // RunSkillScript: validates every [skill_id, script, args] command first, then runs them in order (no shell) and records use.
 import { z } from "zod";
 import { type ErrorCode, isSkillgateError } from "../errors.js";
-import { checkScriptPath, filterRunEnv, resolveRunner, runPlanFor, runScript, splitArgs } from "../exec/index.js";
+import {
+  checkScriptPath,
+  filterRunEnv,
+  resolveRunner,
+  runPlanFor,
+  runScript,
+  splitArgs,
+} from "../exec/index.js";
 import type { RunRequest, RunResult } from "../exec/types.js";
 import { normaliseSkillId } from "../skills/index.js";
 import type { SkillRecord } from "../skills/types.js";
 import { verifyCopiedFile } from "../workspace/index.js";
 import { bunExecutable } from "./bun-path.js";
-import { errorResult, okResult, resultFromError, skillRootMissingResult, skillsDisabledResult, workspaceRelative } from "./results.js";
+import {
+  errorResult,
+  okResult,
+  resultFromError,
+  skillRootMissingResult,
+  skillsDisabledResult,
+  workspaceRelative,
+} from "./results.js";
 import type { Session, ToolDefinition, ToolResult } from "./types.js";
 
 const COMMANDS_JSON_SCHEMA = {
@@ -15,7 +29,7 @@ const COMMANDS_JSON_SCHEMA = {
     "Non-empty list of commands, each [skill_id, script_filename, args]: skill_id is the Skill ID shown by ListSkill " +
     "(e.g. 'review/static-bug-analysis'), script_filename a file listed under its Script Path (bare name, e.g. " +
     "'find_bugs.ts'), args one string split like a POSIX shell (Python shlex; no shell runs, so $VAR, | and > are " +
-    "passed literally; use \"\" for none). A JSON string of that list is accepted too. All commands are validated " +
+    'passed literally; use "" for none). A JSON string of that list is accepted too. All commands are validated ' +
     "before any runs; they run in order and stop at the first failure.",
   anyOf: [
     {
@@ -101,7 +115,10 @@ export function parseCommandList(raw: unknown): { ok: true; commands: unknown[] 
     }
   }
   if (value === undefined) {
-    return { ok: false, result: errorResult("INVALID_ARGS", `RunSkillScript: 'commands' is required. ${FORMAT_HINT}`) };
+    return {
+      ok: false,
+      result: errorResult("INVALID_ARGS", `RunSkillScript: 'commands' is required. ${FORMAT_HINT}`),
+    };
   }
   if (!Array.isArray(value) || value.length === 0) {
     return {
@@ -127,7 +144,8 @@ export async function prepareCommand(
   }
   const [rawId, script, argText] = raw as [string, string, string];
   if (rawId.trim() === "") return invalid(index, "skill_id is empty; use a Skill ID shown by ListSkill.");
-  if (script.trim() === "") return invalid(index, `script_filename is empty; use a file listed under the skill's Script Path.`);
+  if (script.trim() === "")
+    return invalid(index, `script_filename is empty; use a file listed under the skill's Script Path.`);
   const id = normaliseSkillId(rawId);
   const skill = id === null ? undefined : skills.find((candidate) => candidate.id === id);
   if (!skill) {
@@ -163,7 +181,11 @@ export async function prepareCommand(
   const verified = await verifyCopiedFile(session.paths, scriptPath);
   if (!verified.ok) return invalid(index, verified.message, "SCRIPT_MODIFIED");
   try {
-    const { runner, source } = await resolveRunner({ scriptPath, skillDir: skill.dir, skillsRoot: session.paths.skillsDir });
+    const { runner, source } = await resolveRunner({
+      scriptPath,
+      skillDir: skill.dir,
+      skillsRoot: session.paths.skillsDir,
+    });
     return { ok: true, command: { index, skill, script, scriptPath, args, runner, runnerSource: source } };
   } catch (error) {
     if (isSkillgateError(error)) return invalid(index, error.message, error.code);
@@ -298,7 +320,9 @@ export async function runSkillScript(
       });
     }
     // Run warnings (limits not enforceable on this host, refused declarations) stay in the structured records.
-    sections.push(`Command ${command.index} (${argvText(session, record.argv)}) exit code 0:\n${record.output}`.trimEnd());
+    sections.push(
+      `Command ${command.index} (${argvText(session, record.argv)}) exit code 0:\n${record.output}`.trimEnd(),
+    );
   }
   let evidence: string[] = [];
   try {
@@ -307,13 +331,22 @@ export async function runSkillScript(
     evidence = [...new Set(prepared.map((command) => command.skill.id))].filter((id) => stageIds.has(id));
     if (evidence.length > 0) {
       await session.engine.recordUse(evidence, {
-        commands: records.map((record) => ({ skill_id: record.skill_id, script: record.script, argv: record.argv })),
+        commands: records.map((record) => ({
+          skill_id: record.skill_id,
+          script: record.script,
+          argv: record.argv,
+        })),
       });
     }
   } catch (error) {
     return resultFromError(error);
   }
-  return okResult(sections.join("\n\n"), { commands: records, ran: records.length, total: prepared.length, used: evidence });
+  return okResult(sections.join("\n\n"), {
+    commands: records,
+    ran: records.length,
+    total: prepared.length,
+    used: evidence,
+  });
 }
 
 function failureCode(record: CommandRecord): ErrorCode {

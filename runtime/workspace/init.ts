@@ -247,6 +247,14 @@ async function copyPack(
 export async function initWorkspace(options: InitOptions): Promise<InitReport> {
   const paths = workspacePaths(options.workspace);
   const now = (options.now ?? (() => new Date()))();
+  const existing = await stat(paths.root).catch(() => null);
+  if (existing && !existing.isDirectory()) {
+    throw new SkillgateError(
+      "PATH_NOT_FOUND",
+      `workspace ${paths.root} is a file, not a folder; give a folder path (it is created if missing)`,
+      { path: paths.root },
+    );
+  }
   await mkdir(paths.skillgateDir, { recursive: true });
   return withWorkspaceLock(paths, async () => {
     const skillsEnabled = options.config.skill.use_skill;

@@ -17,13 +17,25 @@ export interface LockOptions {
 const heldInContext = new AsyncLocalStorage<Set<string>>();
 const inProcessTail = new Map<string, Promise<unknown>>();
 
+const DEFAULT_TIMEOUT_MS = 30_000;
 const defaultSleep = (ms: number) => new Promise<void>((done) => setTimeout(done, ms));
 
-async function acquire(lockPath: string, options: LockOptions): Promise<() => Promise<void>> {
-  const timeoutMs = options.timeoutMs ?? 30_000;
+function lockTimeout(lockPath: string, timeoutMs: number): SkillgateError {
+  const waited = timeoutMs < 1000 ? `${timeoutMs} ms` : `${Math.round(timeoutMs / 1000)} s`;
+  return new SkillgateError(
+    "LOCK_TIMEOUT",
+    `could not take the workspace lock ${lockPath} within ${waited}: another skillgate process (MCP server or CLI call) holds it; wait for it to finish and retry, or if no skillgate process is running, delete ${lockPath}`,
+    { lockPath },
+  );
+}
+
+async function acquire(
+  lockPath: string,
+  deadline: number,
+  options: LockOptions,
+): Promise<() => Promise<void>> {
   const staleMs = Math.max(2_000, options.staleMs ?? 10_000);
   const sleep = options.sleep ?? defaultSleep;
-  const deadline = Date.now() + timeoutMs;
   await mkdir(dirname(lockPath), { recursive: true });
   for (let attempt = 0; ; attempt++) {
     try {
@@ -37,15 +49,22 @@ async function acquire(lockPath: string, options: LockOptions): Promise<() => Pr
       });
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== "ELOCKED") throw error;
-      if (Date.now() >= deadline) {
-        throw new SkillgateError(
-          "LOCK_TIMEOUT",
-          `could not take the workspace lock ${lockPath} within ${timeoutMs < 1000 ? `${timeoutMs} ms` : `${Math.round(timeoutMs / 1000)} s`}: another skillgate process (MCP server or CLI call) holds it; wait for it to finish and retry, or if no skillgate process is running, delete ${lockPath}`,
-          { lockPath },
-        );
-      }
+      if (Date.now() >= deadline) throw lockTimeout(lockPath, options.timeoutMs ?? DEFAULT_TIMEOUT_MS);
       await sleep(Math.min(250, 10 * 2 ** Math.min(attempt, 5)) * (0.5 + Math.random()));
     }
+  }
+}
+
+/** Waits for the in-process queue, giving up at the deadline. */
+async function waitForTurn(previous: Promise<unknown>, deadline: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const timedOut = new Promise<false>((done) => {
+    timer = setTimeout(() => done(false), Math.max(0, deadline - Date.now()));
+  });
+  try {
+    return await Promise.race([previous.then(() => true), timedOut]);
+  } finally {
+    clearTimeout(timer);
   }
 }
 
@@ -62,6 +81,7 @@ export async function withWorkspaceLock<T>(
   const held = heldInContext.getStore();
   if (held?.has(lockPath)) return fn();
 
+  const deadline = Date.now() + (options.timeoutMs ?? DEFAULT_TIMEOUT_MS);
   const previous = inProcessTail.get(lockPath) ?? Promise.resolve();
   let releaseQueue!: () => void;
   const mine = new Promise<void>((done) => {
@@ -69,9 +89,10 @@ export async function withWorkspaceLock<T>(
   });
   const tail = previous.then(() => mine);
   inProcessTail.set(lockPath, tail);
-  await previous;
   try {
-    const release = await acquire(lockPath, options);
+    if (!(await waitForTurn(previous, deadline)))
+      throw lockTimeout(lockPath, options.timeoutMs ?? DEFAULT_TIMEOUT_MS);
+    const release = await acquire(lockPath, deadline, options);
     try {
       const nextHeld = new Set(held ?? []);
       nextHeld.add(lockPath);

@@ -1,6 +1,15 @@
 // The adversarial suite: hostile Python, JS, TS and shell scripts run for real; each must be contained.
 import { type ChildProcess, spawn } from "node:child_process";
-import { existsSync, linkSync, mkdirSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  linkSync,
+  mkdirSync,
+  readdirSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { createServer, type Server } from "node:net";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -12,7 +21,8 @@ import { type Harness, makeHarness, SMALL_LIMITS, sha256, survivors } from "../e
 
 const SCRIPTS = fileURLToPath(new URL("./scripts/", import.meta.url));
 const MIB = 1024 * 1024;
-const TS_LIMITS: Partial<RunLimits> = { memoryBytes: 384 * MIB, timeoutMs: 6_000 };
+/** tsx starts two node processes and esbuild: more memory, and room for a slow start on a loaded CI machine. */
+const TS_LIMITS: Partial<RunLimits> = { memoryBytes: 384 * MIB, timeoutMs: 15_000 };
 
 interface Context {
   h: Harness;
@@ -43,7 +53,9 @@ const noSecrets = (result: RunResult, ctx: Context): void => {
   expect(result.output).not.toContain(ctx.secretText);
   expect(result.output).not.toContain(ctx.envSecret);
   expect(result.output).not.toContain("PRIVATE KEY");
-  expect(result.output).not.toMatch(/^(READ|WROTE|LINKED|CONNECTED|SENT|RESOLVED|MODIFIED|ESCALATED|KILLED|FETCHED)/m);
+  expect(result.output).not.toMatch(
+    /^(READ|WROTE|LINKED|CONNECTED|SENT|RESOLVED|MODIFIED|ESCALATED|KILLED|FETCHED)/m,
+  );
 };
 const countAtMost = (label: string, max: number) => (result: RunResult) => {
   const match = new RegExp(`${label}=(\\d+)`).exec(result.output);
@@ -67,11 +79,21 @@ const onlyAllowedEnv = (result: RunResult, ctx: Context): void => {
 
 const CASES: Case[] = [
   // Processes and threads
-  { script: "fork_bomb.py", why: "fork bomb", status: "timeout" },
-  { script: "fork_bomb.sh", why: "bash fork bomb", status: "timeout" },
-  { script: "fork_bomb.sh", why: "bash fork bomb at level 1 (pids cgroup)", status: "timeout", level: 1 },
+  { script: "fork_bomb.py", why: "fork bomb", status: ["timeout", "memory_limit"] },
+  { script: "fork_bomb.sh", why: "bash fork bomb", status: ["timeout", "memory_limit"] },
+  {
+    script: "fork_bomb.sh",
+    why: "bash fork bomb at level 1 (pids cgroup)",
+    status: ["timeout", "memory_limit"],
+    level: 1,
+  },
   { script: "fork_bomb.js", why: "node spawn storm", status: ["timeout", "memory_limit"] },
-  { script: "thread_bomb.py", why: "thread bomb", status: "ok", check: countAtMost("threads", SMALL_LIMITS.maxProcesses) },
+  {
+    script: "thread_bomb.py",
+    why: "thread bomb",
+    status: "ok",
+    check: countAtMost("threads", SMALL_LIMITS.maxProcesses),
+  },
   // Memory
   { script: "memory_bomb.py", why: "growing list", status: "memory_limit" },
   { script: "memory_big_alloc.py", why: "one 8 GiB allocation", status: "memory_limit" },
@@ -82,7 +104,12 @@ const CASES: Case[] = [
   { script: "infinite_loop.py", why: "busy loop", status: "timeout" },
   { script: "infinite_loop.sh", why: "busy loop", status: "timeout" },
   { script: "infinite_loop.js", why: "busy loop", status: "timeout" },
-  { script: "infinite_loop.ts", why: "busy loop under tsx", status: "timeout", limits: TS_LIMITS },
+  {
+    script: "infinite_loop.ts",
+    why: "busy loop under tsx",
+    status: "timeout",
+    limits: { ...TS_LIMITS, timeoutMs: 4_000 },
+  },
   { script: "sigterm_ignore.py", why: "ignores SIGTERM", status: "timeout" },
   { script: "sigterm_ignore.sh", why: "ignores SIGTERM", status: "timeout" },
   { script: "sigterm_ignore.js", why: "ignores SIGTERM", status: "timeout" },
@@ -126,7 +153,13 @@ const CASES: Case[] = [
     check: daemonDied("ts-daemon"),
   },
   // Output
-  ...(["stdout_flood.py", "stderr_flood_nonl.py", "stdout_flood.sh", "stderr_flood_nonl.sh", "stdout_flood_nonl.js"].map(
+  ...([
+    "stdout_flood.py",
+    "stderr_flood_nonl.py",
+    "stdout_flood.sh",
+    "stderr_flood_nonl.sh",
+    "stdout_flood_nonl.js",
+  ].map(
     (script): Case => ({
       script,
       why: "100 MB flood",
@@ -156,7 +189,8 @@ const CASES: Case[] = [
     why: "fills the workspace",
     status: "nonzero_exit",
     args: (ctx) => [join(ctx.h.ws, "fill.bin")],
-    check: (_result, ctx) => expect(statSync(join(ctx.h.ws, "fill.bin")).size).toBeLessThanOrEqual(SMALL_LIMITS.maxFileSizeBytes),
+    check: (_result, ctx) =>
+      expect(statSync(join(ctx.h.ws, "fill.bin")).size).toBeLessThanOrEqual(SMALL_LIMITS.maxFileSizeBytes),
   },
   {
     script: "disk_fill.sh",
@@ -166,8 +200,18 @@ const CASES: Case[] = [
     check: (_result, ctx) =>
       expect(statSync(join(ctx.h.ws, "fill-sh.bin")).size).toBeLessThanOrEqual(SMALL_LIMITS.maxFileSizeBytes),
   },
-  { script: "fd_exhaustion.py", why: "descriptor exhaustion", status: "ok", check: countAtMost("fds", SMALL_LIMITS.maxOpenFiles) },
-  { script: "fd_exhaustion.js", why: "descriptor exhaustion", status: "ok", check: countAtMost("fds", SMALL_LIMITS.maxOpenFiles) },
+  {
+    script: "fd_exhaustion.py",
+    why: "descriptor exhaustion",
+    status: "ok",
+    check: countAtMost("fds", SMALL_LIMITS.maxOpenFiles),
+  },
+  {
+    script: "fd_exhaustion.js",
+    why: "descriptor exhaustion",
+    status: "ok",
+    check: countAtMost("fds", SMALL_LIMITS.maxOpenFiles),
+  },
   {
     script: "write_system.py",
     why: "writes system files and ~/.bashrc",
@@ -220,10 +264,20 @@ const CASES: Case[] = [
     why: "reads ~/.ssh when the workspace is the home folder",
     status: "ok",
     homeAsWorkspace: true,
-    args: (ctx) => [join(ctx.fakeHome, ".ssh", "id_rsa"), join(ctx.fakeHome, ".bashrc"), join(ctx.fakeHome, ".npmrc")],
+    args: (ctx) => [
+      join(ctx.fakeHome, ".ssh", "id_rsa"),
+      join(ctx.fakeHome, ".bashrc"),
+      join(ctx.fakeHome, ".npmrc"),
+    ],
     check: noSecrets,
   },
-  { script: "read_secrets.js", why: "reads a canary secret", status: "ok", args: (ctx) => [ctx.secretPath], check: noSecrets },
+  {
+    script: "read_secrets.js",
+    why: "reads a canary secret",
+    status: "ok",
+    args: (ctx) => [ctx.secretPath],
+    check: noSecrets,
+  },
   {
     script: "symlink_escape.py",
     why: "symlink to a host secret",
@@ -244,7 +298,13 @@ const CASES: Case[] = [
   { script: "env_dump.py", why: "environment dump", status: "ok", check: onlyAllowedEnv },
   { script: "env_dump.sh", why: "environment dump", status: "ok", check: onlyAllowedEnv },
   { script: "env_dump.js", why: "environment dump", status: "ok", check: onlyAllowedEnv },
-  { script: "env_dump.ts", why: "environment dump under tsx", status: "ok", limits: TS_LIMITS, check: onlyAllowedEnv },
+  {
+    script: "env_dump.ts",
+    why: "environment dump under tsx",
+    status: "ok",
+    limits: TS_LIMITS,
+    check: onlyAllowedEnv,
+  },
   {
     script: "proc_snoop.py",
     why: "host processes through /proc",
@@ -266,8 +326,20 @@ const CASES: Case[] = [
       expect(result.output).toContain("uid=65534");
     },
   },
-  { script: "host_pid_kill.py", why: "kills a host pid and -1", status: "ok", args: (ctx) => [String(ctx.hostPid)], check: noSecrets },
-  { script: "kill_host.sh", why: "kills a host pid and -1", status: ["ok", "signal"], args: (ctx) => [String(ctx.hostPid)], check: noSecrets },
+  {
+    script: "host_pid_kill.py",
+    why: "kills a host pid and -1",
+    status: "ok",
+    args: (ctx) => [String(ctx.hostPid)],
+    check: noSecrets,
+  },
+  {
+    script: "kill_host.sh",
+    why: "kills a host pid and -1",
+    status: ["ok", "signal"],
+    args: (ctx) => [String(ctx.hostPid)],
+    check: noSecrets,
+  },
   // Network
   { script: "network_exfil.py", why: "internet by IP", status: "ok", check: noSecrets },
   { script: "network_exfil.ts", why: "fetch under tsx", status: "ok", limits: TS_LIMITS, check: noSecrets },
@@ -295,9 +367,24 @@ const CASES: Case[] = [
     },
   },
   // Crashes
-  { script: "crash_segv.py", why: "segmentation fault", status: "signal", check: (r) => expect(r.signal).toBe("SIGSEGV") },
-  { script: "crash_abort.js", why: "abort", status: "signal", check: (r) => expect(r.signal).toBe("SIGABRT") },
-  { script: "crash_kill9.sh", why: "SIGKILL to itself", status: "signal", check: (r) => expect(r.signal).toBe("SIGKILL") },
+  {
+    script: "crash_segv.py",
+    why: "segmentation fault",
+    status: "signal",
+    check: (r) => expect(r.signal).toBe("SIGSEGV"),
+  },
+  {
+    script: "crash_abort.js",
+    why: "abort",
+    status: "signal",
+    check: (r) => expect(r.signal).toBe("SIGABRT"),
+  },
+  {
+    script: "crash_kill9.sh",
+    why: "SIGKILL to itself",
+    status: "signal",
+    check: (r) => expect(r.signal).toBe("SIGKILL"),
+  },
 ];
 
 let ctx: Context;
@@ -410,7 +497,10 @@ describe.sequential("hostile scripts are contained", () => {
     const scripts = new Set(CASES.map((c) => c.script));
     expect(scripts.size).toBeGreaterThanOrEqual(40);
     for (const extension of [".py", ".js", ".ts", ".sh"]) {
-      expect([...scripts].some((name) => name.endsWith(extension)), extension).toBe(true);
+      expect(
+        [...scripts].some((name) => name.endsWith(extension)),
+        extension,
+      ).toBe(true);
     }
     expect([...scripts].sort()).toEqual(readdirSync(SCRIPTS).sort());
   });
@@ -430,10 +520,12 @@ describe.sequential("hostile scripts are contained", () => {
     const result = await runScript(req);
     const elapsed = Date.now() - started;
     const allowed = Array.isArray(c.status) ? c.status : [c.status];
-    expect(allowed, `${result.status}: ${result.output.slice(0, 400)} ${result.message ?? ""}`).toContain(result.status);
+    expect(allowed, `${result.status}: ${result.output.slice(0, 400)} ${result.message ?? ""}`).toContain(
+      result.status,
+    );
     expect(result.sandboxed).toBe((c.level ?? 2) === 2);
     if (result.status === "timeout") expect(result.durationMs).toBeGreaterThanOrEqual(limits.timeoutMs - 50);
-    expect(elapsed).toBeLessThan(limits.timeoutMs + 3_000);
+    expect(elapsed).toBeLessThan(limits.timeoutMs + 5_000);
     expect(await survivors(result.runId as string)).toEqual([]);
     await c.check?.(result, ctx);
   });
@@ -462,22 +554,34 @@ describe.sequential("hostile script names and skill declarations are refused bef
   });
 
   it("drops poisoned variables declared in skill metadata", async () => {
-    process.env.LD_PRELOAD_TEST_ONLY = "x";
     const plan = runPlanFor(
       ExecSchema.parse({}),
-      { id: "tests/hostile", metadata: { "skillgate-env": "LD_PRELOAD,NODE_OPTIONS,PYTHONPATH,BASH_ENV,http_proxy,SKILLGATE_ADV_SECRET_X" } },
-      { ...process.env, LD_PRELOAD: "/tmp/evil.so", NODE_OPTIONS: "--require /tmp/evil.js", BASH_ENV: "/tmp/evil.sh" },
+      {
+        id: "tests/hostile",
+        metadata: {
+          "skillgate-env": "LD_PRELOAD,NODE_OPTIONS,PYTHONPATH,BASH_ENV,http_proxy,ADV_DECLARED_VAR",
+        },
+      },
+      {
+        ...process.env,
+        LD_PRELOAD: "/tmp/evil.so",
+        NODE_OPTIONS: "--require /tmp/evil.js",
+        BASH_ENV: "/tmp/evil.sh",
+        ADV_DECLARED_VAR: "declared-value",
+      },
     );
-    delete process.env.LD_PRELOAD_TEST_ONLY;
-    expect(plan.envNames).toEqual(["SKILLGATE_ADV_SECRET_X"]);
+    expect(plan.envNames).toEqual(["ADV_DECLARED_VAR"]);
     expect(plan.warnings).toHaveLength(5);
     const req = await ctx.h.request("env_dump.sh", {
       env: { DUT: "d", OUT: "o", ...plan.extraEnv, LD_PRELOAD: "/tmp/evil.so", BASH_ENV: "/tmp/evil.sh" },
     });
     const result = await runScript(req);
     expect(result.status).toBe("ok");
+    expect(result.output).toContain("ADV_DECLARED_VAR=declared-value\n");
     expect(result.output).not.toContain("LD_PRELOAD");
     expect(result.output).not.toContain("BASH_ENV");
-    expect(result.warnings).toEqual(["environment variables not passed to the script (not allowed): BASH_ENV, LD_PRELOAD"]);
+    expect(result.warnings).toEqual([
+      "environment variables not passed to the script (not allowed): BASH_ENV, LD_PRELOAD",
+    ]);
   });
 });

@@ -4,8 +4,8 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Fixture, GATE_SKILL, GATE_SKILL_MD, REPO_ROOT, makeFixture } from "../tools/helpers.js";
 import { MAIN, TSX } from "../mcp/helpers.js";
+import { type Fixture, GATE_SKILL, GATE_SKILL_MD, makeFixture, REPO_ROOT } from "../tools/helpers.js";
 
 const run = promisify(execFile);
 
@@ -47,7 +47,9 @@ describe("skillgate call across processes", () => {
 
     const read = await skillgate(["call", "ReadTextFile", JSON.stringify({ path: GATE_SKILL_MD }), ...ws()]);
     expect(read.code).toBe(0);
-    expect(read.stdout).toMatch(/^Read \d+\/\d+ lines from '\.ucagent\/skills\/fixture\/gate-skill\/SKILL\.md'/);
+    expect(read.stdout).toMatch(
+      /^Read \d+\/\d+ lines from '\.ucagent\/skills\/fixture\/gate-skill\/SKILL\.md'/,
+    );
 
     const ran = await skillgate([
       "call",
@@ -78,7 +80,10 @@ describe("skillgate call across processes", () => {
 
     const after = await skillgate(["status", ...ws(), "--json"]);
     expect(after.code).toBe(0);
-    const json = JSON.parse(after.stdout) as { current_stage: string; stages: { name: string; state: string }[] };
+    const json = JSON.parse(after.stdout) as {
+      current_stage: string;
+      stages: { name: string; state: string }[];
+    };
     expect(json.current_stage).toBe("summary");
     expect(json.stages.map((stage) => [stage.name, stage.state])).toEqual([
       ["report", "done"],
@@ -87,7 +92,12 @@ describe("skillgate call across processes", () => {
   });
 
   it.each([
-    { args: ["call", "ReadTextFile", "{not json"], workspace: true, code: 2, message: "tool arguments are not valid JSON" },
+    {
+      args: ["call", "ReadTextFile", "{not json"],
+      workspace: true,
+      code: 2,
+      message: "tool arguments are not valid JSON",
+    },
     { args: ["call", "Status"], workspace: false, code: 2, message: "missing --workspace <dir>" },
     {
       args: ["call", "Status", "--extra-skill-path", "/nonexistent", "--no-use-skill"],
@@ -95,8 +105,19 @@ describe("skillgate call across processes", () => {
       code: 2,
       message: "--extra-skill-path cannot be used with --no-use-skill",
     },
-    { args: ["call", "ReadTextFile", '{"path": "../outside"}'], workspace: true, code: 1, message: "is not within the workspace" },
+    {
+      args: ["call", "ReadTextFile", '{"path": "../outside"}'],
+      workspace: true,
+      code: 1,
+      message: "is not within the workspace",
+    },
     { args: ["call", "NoSuchTool"], workspace: true, code: 1, message: "Unknown tool 'NoSuchTool'." },
+    {
+      args: ["serve", "--http", "nowhere"],
+      workspace: true,
+      code: 2,
+      message: "--http 'nowhere' is not a listen address",
+    },
   ])("skillgate $args exits $code", async ({ args, workspace, code, message }) => {
     const outcome = await skillgate(workspace ? [...args, ...ws()] : args);
     expect(outcome.code).toBe(code);
@@ -106,7 +127,9 @@ describe("skillgate call across processes", () => {
   it("prints per-verb help with exit codes", async () => {
     const help = await skillgate(["call", "--help"]);
     expect(help.code).toBe(0);
-    expect(help.stdout).toContain("Exit codes: 0 the tool succeeded, 1 the tool reported an error (isError), 2 usage error.");
+    expect(help.stdout).toContain(
+      "Exit codes: 0 the tool succeeded, 1 the tool reported an error (isError), 2 usage error.",
+    );
     const serveHelp = await skillgate(["serve", "--help"]);
     expect(serveHelp.stdout).toContain("--http <host:port>");
   });

@@ -9,7 +9,8 @@ export interface LedgerFixture {
   base: string;
   home: string;
   paths: WorkspacePaths;
-  ledger(): EvidenceLedger;
+  /** A ledger that checkpoints after every append (unless `checkpointEvery` says otherwise). */
+  ledger(checkpointEvery?: number): EvidenceLedger;
   cleanup(): Promise<void>;
 }
 
@@ -22,7 +23,7 @@ export async function makeLedger(): Promise<LedgerFixture> {
     base,
     home,
     paths,
-    ledger: () => new EvidenceLedger(paths, { home }),
+    ledger: (checkpointEvery = 1) => new EvidenceLedger(paths, { home, checkpointEvery }),
     cleanup: () => rm(base, { recursive: true, force: true }),
   };
 }

@@ -2,7 +2,12 @@
 import { cp, readdir, readFile, stat, unlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { EvidenceLedger, GENESIS_HASH, type LedgerRecord, ledgerKeyFile } from "../../runtime/evidence/index.js";
+import {
+  EvidenceLedger,
+  GENESIS_HASH,
+  type LedgerRecord,
+  ledgerKeyFile,
+} from "../../runtime/evidence/index.js";
 import { workspacePaths } from "../../runtime/workspace/paths.js";
 import { type LedgerFixture, makeLedger } from "./helpers.js";
 
@@ -77,7 +82,9 @@ describe("EvidenceLedger", () => {
     expect(rejected).toHaveLength(1);
     expect(await fx.ledger().verifyAll()).toEqual({ ok: true, records: 4 });
     // The next append chains after the last good record.
-    await fx.ledger().transact(() => ({ records: [{ stage: 0, kind: "use", data: { skills: ["a/two"] } }], result: 0 }));
+    await fx
+      .ledger()
+      .transact(() => ({ records: [{ stage: 0, kind: "use", data: { skills: ["a/two"] } }], result: 0 }));
     expect((await fx.ledger().read()).warnings).toEqual([]);
     expect(await fx.ledger().verifyAll()).toEqual({ ok: true, records: 5 });
   });
@@ -108,7 +115,14 @@ describe("EvidenceLedger", () => {
     const { recordHash } = await import("../../runtime/evidence/record.js");
     const records = await ledgerLines();
     const last = records[records.length - 1]!;
-    const body = { seq: last.seq + 1, time: last.time, stage: 0, kind: "use" as const, data: { skills: ["a/one"] }, prev: last.hash };
+    const body = {
+      seq: last.seq + 1,
+      time: last.time,
+      stage: 0,
+      kind: "use" as const,
+      data: { skills: ["a/one"] },
+      prev: last.hash,
+    };
     const forged = { ...body, hash: recordHash(body), sig: "a".repeat(64) };
     await writeFile(fx.paths.ledger, `${JSON.stringify(forged)}\n`, { flag: "a" });
     const snap = await fx.ledger().read();
@@ -161,6 +175,21 @@ describe("EvidenceLedger", () => {
     expect(snap.state.skills).toEqual({});
   });
 
+  it("by default refreshes the checkpoint every 32 records, so loads verify a bounded tail", async () => {
+    const ledger = fx.ledger(32);
+    for (let i = 0; i < 40; i++) {
+      await ledger.transact(() => ({
+        records: [{ stage: 0, kind: "use", data: { skills: ["a/two"], i } }],
+        result: 0,
+      }));
+    }
+    const checkpoint = JSON.parse(await readFile(fx.paths.progress, "utf8"));
+    expect(checkpoint.ledger.seq).toBe(33); // written with record 1, then 32 records later
+    const snap = await ledger.read();
+    expect(snap.head.seq).toBe(40);
+    expect(snap.state.skills["a/two"]?.use).toBe(true);
+  });
+
   it("loads with a checkpoint without re-reading covered records", async () => {
     await appendEvidence(fx.ledger());
     // Corrupt a covered record: the signed checkpoint already holds its effect, so state is unchanged and no
@@ -173,5 +202,16 @@ describe("EvidenceLedger", () => {
     expect(snap.warnings).toEqual([]);
     expect(snap.state.skills["a/one"]?.list).toBe(true);
     expect((await fx.ledger().verifyAll()).ok).toBe(false);
+  });
+});
+
+describe("unreadable state", () => {
+  it("a ledger path that is a folder gives a LEDGER_TAMPERED error with the fix, not a crash", async () => {
+    const { mkdir } = await import("node:fs/promises");
+    await mkdir(fx.paths.ledger, { recursive: true });
+    await expect(fx.ledger().read()).rejects.toMatchObject({
+      code: "LEDGER_TAMPERED",
+      message: `cannot read the evidence state in ${fx.paths.skillgateDir} (EISDIR); move ${fx.paths.ledger} and ${fx.paths.progress} aside (evidence will have to be collected again) and retry`,
+    });
   });
 });

@@ -1,10 +1,20 @@
 // Test harness for real script runs: a temp workspace with a skill, request building and host-state probes.
 import { createHash } from "node:crypto";
-import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import { resolveRunner } from "../../runtime/exec/index.js";
-import { processesWithMarker } from "../../runtime/exec/proc-tree.js";
 import type { RunLimits, RunRequest } from "../../runtime/exec/types.js";
 
 export const SMALL_LIMITS: RunLimits = {
@@ -40,7 +50,10 @@ export function makeHarness(prefix = "skillgate-exec-"): Harness {
   const scriptsDir = join(skillDir, "scripts");
   mkdirSync(scriptsDir, { recursive: true });
   mkdirSync(out, { recursive: true });
-  writeFileSync(join(skillsRoot, "script_runner.json"), JSON.stringify({ ".ts": "tsx", ".js": "node", ".mjs": "node" }));
+  writeFileSync(
+    join(skillsRoot, "script_runner.json"),
+    JSON.stringify({ ".ts": "tsx", ".js": "node", ".mjs": "node" }),
+  );
   return {
     root,
     ws,
@@ -94,6 +107,25 @@ export async function survivors(marker: string, waitMs = 3_000): Promise<number[
   while (found.length > 0 && Date.now() < deadline) {
     await new Promise((resolve) => setTimeout(resolve, 100));
     found = processesWithMarker(marker);
+  }
+  return found;
+}
+
+/** Pids whose argv or environment contains `marker` (the run id is in both for every process of a run). */
+export function processesWithMarker(marker: string): number[] {
+  const found: number[] = [];
+  for (const name of readdirSync("/proc")) {
+    if (!/^\d+$/.test(name) || Number(name) === process.pid) continue;
+    for (const file of ["cmdline", "environ"]) {
+      try {
+        if (readFileSync(`/proc/${name}/${file}`, "latin1").includes(marker)) {
+          found.push(Number(name));
+          break;
+        }
+      } catch {
+        // gone or not readable
+      }
+    }
   }
   return found;
 }

@@ -37,7 +37,10 @@ describe("runPlanFor", () => {
     const exec = ExecSchema.parse({
       timeout_seconds: 900,
       max_timeout_seconds: 120,
-      skill_overrides: { "group/skill": { memory_mb: 64, output_bytes: 10, sandbox_level: 3 }, other: { timeout_seconds: 5 } },
+      skill_overrides: {
+        "group/skill": { memory_mb: 64, output_bytes: 10, sandbox_level: 3 },
+        other: { timeout_seconds: 5 },
+      },
     });
     const plan = runPlanFor(exec, skill({}), hostEnv);
     expect(plan.limits.timeoutMs).toBe(120_000);
@@ -45,24 +48,35 @@ describe("runPlanFor", () => {
     expect(plan.limits.outputBytes).toBe(10);
     expect(plan.sandboxLevel).toBe(3);
     expect(runPlanFor(exec, skill({}, "other"), hostEnv).limits.timeoutMs).toBe(5_000);
-    const capped = ExecSchema.parse({ max_timeout_seconds: 60, skill_overrides: { x: { timeout_seconds: 3600 } } });
+    const capped = ExecSchema.parse({
+      max_timeout_seconds: 60,
+      skill_overrides: { x: { timeout_seconds: 3600 } },
+    });
     expect(runPlanFor(capped, skill({}, "x"), hostEnv).limits.timeoutMs).toBe(60_000);
   });
 
   it("grants the network only for skillgate-network: true", () => {
     const exec = ExecSchema.parse({});
     expect(runPlanFor(exec, skill({ "skillgate-network": "true" }), hostEnv).network).toBe(true);
-    expect(runPlanFor(exec, skill({ "skillgate-network": "false" }), hostEnv)).toMatchObject({ network: false, warnings: [] });
+    expect(runPlanFor(exec, skill({ "skillgate-network": "false" }), hostEnv)).toMatchObject({
+      network: false,
+      warnings: [],
+    });
     expect(runPlanFor(exec, skill({ "skillgate-network": "yes" }), hostEnv)).toMatchObject({
       network: false,
-      warnings: ['skill \'group/skill\': metadata skillgate-network is "yes"; only "true" grants the network, so it stays off'],
+      warnings: [
+        'skill \'group/skill\': metadata skillgate-network is "yes"; only "true" grants the network, so it stays off',
+      ],
     });
   });
 
   it("passes declared host variables and refuses dangerous ones", () => {
     const plan = runPlanFor(
       ExecSchema.parse({}),
-      skill({ "skillgate-env": "API_TOKEN, MISSING_ONE,LD_PRELOAD,NODE_OPTIONS,PYTHONPATH,HTTPS_PROXY,PATH,UV_CACHE_DIR,bad-name" }),
+      skill({
+        "skillgate-env":
+          "API_TOKEN, MISSING_ONE,LD_PRELOAD,NODE_OPTIONS,PYTHONPATH,HTTPS_PROXY,PATH,UV_CACHE_DIR,bad-name",
+      }),
       hostEnv,
     );
     expect(plan.envNames).toEqual(["API_TOKEN", "MISSING_ONE"]);
@@ -93,7 +107,9 @@ describe("runPlanFor", () => {
       BUN_INSTALL_CACHE_DIR: join(bun, "install", "cache"),
       BUN_RUNTIME_TRANSPILER_CACHE_PATH: join(bun, "transpiler"),
     });
-    expect(plan.warnings).toEqual(["skill 'group/skill': metadata skillgate-cache names 'pip'; known caches are uv, bun"]);
+    expect(plan.warnings).toEqual([
+      "skill 'group/skill': metadata skillgate-cache names 'pip'; known caches are uv, bun",
+    ]);
   });
 });
 
@@ -120,9 +136,20 @@ describe("environment allow-list", () => {
   it("filterRunEnv keeps DUT/OUT/run id and the caller's own names, drops the rest", () => {
     expect(
       filterRunEnv(
-        { DUT: "d", OUT: "o", SKILLGATE_RUN_ID: "r", UV_CACHE_DIR: "/c", OK: "1", LD_PRELOAD: "x", BAD: "a\0b" },
+        {
+          DUT: "d",
+          OUT: "o",
+          SKILLGATE_RUN_ID: "r",
+          UV_CACHE_DIR: "/c",
+          OK: "1",
+          LD_PRELOAD: "x",
+          BAD: "a\0b",
+        },
         new Set(["UV_CACHE_DIR"]),
       ),
-    ).toEqual({ env: { DUT: "d", OUT: "o", SKILLGATE_RUN_ID: "r", UV_CACHE_DIR: "/c", OK: "1" }, dropped: ["BAD", "LD_PRELOAD"] });
+    ).toEqual({
+      env: { DUT: "d", OUT: "o", SKILLGATE_RUN_ID: "r", UV_CACHE_DIR: "/c", OK: "1" },
+      dropped: ["BAD", "LD_PRELOAD"],
+    });
   });
 });

@@ -1,10 +1,12 @@
 // runScript with real processes and real bubblewrap: argv/env/cwd, statuses, limits, level 3, unavailable sandbox.
-import { createServer, type Server } from "node:net";
+
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { createServer, type Server } from "node:net";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { resetUnsandboxedWarning, runScript } from "../../runtime/exec/index.js";
+import { ExecSchema } from "../../runtime/config/schema.js";
+import { resetUnsandboxedWarning, runPlanFor, runScript } from "../../runtime/exec/index.js";
 import { type Harness, makeHarness, SMALL_LIMITS, survivors } from "./harness.js";
 
 let h: Harness;
@@ -22,7 +24,7 @@ beforeAll(() => {
   h.addScript("sleep.sh", "sleep 30\n");
   h.addScript("flood.py", "import sys\nsys.stdout.write('0123456789' * 100000)\n");
   h.addScript("mem.py", "a = []\nwhile True:\n    a.append(bytearray(1 << 20))\n");
-  h.addScript("hello.ts", "const n: number = 42;\nconsole.log(`ts ${n} ${process.argv.slice(2).join(',')}`);\n");
+  h.addScript("hello.ts", "const n: number = 42;\nconsole.log('ts', n, process.argv.slice(2).join(','));\n");
   h.addScript("hello.js", "console.log('js', process.env.HOME);\n");
   h.addScript("write.sh", 'echo x > "$1" && echo wrote "$1"\n');
   h.addScript(
@@ -35,30 +37,58 @@ beforeAll(() => {
 afterAll(() => h.cleanup());
 
 describe.sequential("runScript", () => {
-  it.each([2, 1] as const)("level %i: the script sees argv, cwd, the allow-listed env and a closed stdin", async (level) => {
-    const req = await h.request("show_env.py", {
-      args: ["a b", "$HOME", "|", ">x", "ünï"],
-      sandboxLevel: level,
-      env: { DUT: "/dut", OUT: h.out, API_TOKEN: "tok", LD_PRELOAD: "/evil.so", NODE_OPTIONS: "--require x" },
-    });
-    const result = await runScript(req);
-    expect(result.status).toBe("ok");
-    expect(result.argv).toEqual([req.runner, req.scriptPath, "a b", "$HOME", "|", ">x", "ünï"]);
-    const seen = JSON.parse(result.stdout) as { argv: string[]; cwd: string; env: Record<string, string>; uid: number; stdin: string };
-    expect(seen.argv).toEqual(["a b", "$HOME", "|", ">x", "ünï"]);
-    expect(seen.cwd).toBe(h.ws);
-    expect(seen.stdin).toBe("");
-    const names = Object.keys(seen.env).filter((name) => name !== "PWD" && name !== "LC_CTYPE").sort();
-    expect(names).toEqual(["API_TOKEN", "DUT", "HOME", "LANG", "OUT", "PATH", "SKILLGATE_RUN_ID", "TMPDIR"]);
-    expect(seen.env.SKILLGATE_RUN_ID).toBe(result.runId);
-    expect(seen.env.DUT).toBe("/dut");
-    expect(seen.env.HOME).not.toBe(homedir());
-    expect(result.warnings).toEqual(["environment variables not passed to the script (not allowed): LD_PRELOAD, NODE_OPTIONS"]);
-    expect(result.sandboxed).toBe(level === 2);
-    if (level === 2) expect(seen.uid).toBe(65534);
-    expect(result.exitCode).toBe(0);
-    expect(result.peakMemoryBytes).toBeGreaterThan(0);
-  });
+  it.each([2, 1] as const)(
+    "level %i: the script sees argv, cwd, the allow-listed env and a closed stdin",
+    async (level) => {
+      const req = await h.request("show_env.py", {
+        args: ["a b", "$HOME", "|", ">x", "ünï"],
+        sandboxLevel: level,
+        env: {
+          DUT: "/dut",
+          OUT: h.out,
+          API_TOKEN: "tok",
+          LD_PRELOAD: "/evil.so",
+          NODE_OPTIONS: "--require x",
+        },
+      });
+      const result = await runScript(req);
+      expect(result.status).toBe("ok");
+      expect(result.argv).toEqual([req.runner, req.scriptPath, "a b", "$HOME", "|", ">x", "ünï"]);
+      const seen = JSON.parse(result.stdout) as {
+        argv: string[];
+        cwd: string;
+        env: Record<string, string>;
+        uid: number;
+        stdin: string;
+      };
+      expect(seen.argv).toEqual(["a b", "$HOME", "|", ">x", "ünï"]);
+      expect(seen.cwd).toBe(h.ws);
+      expect(seen.stdin).toBe("");
+      const names = Object.keys(seen.env)
+        .filter((name) => name !== "PWD" && name !== "LC_CTYPE")
+        .sort();
+      expect(names).toEqual([
+        "API_TOKEN",
+        "DUT",
+        "HOME",
+        "LANG",
+        "OUT",
+        "PATH",
+        "SKILLGATE_RUN_ID",
+        "TMPDIR",
+      ]);
+      expect(seen.env.SKILLGATE_RUN_ID).toBe(result.runId);
+      expect(seen.env.DUT).toBe("/dut");
+      expect(seen.env.HOME).not.toBe(homedir());
+      expect(result.warnings).toEqual([
+        "environment variables not passed to the script (not allowed): LD_PRELOAD, NODE_OPTIONS",
+      ]);
+      expect(result.sandboxed).toBe(level === 2);
+      if (level === 2) expect(seen.uid).toBe(65534);
+      expect(result.exitCode).toBe(0);
+      expect(result.peakMemoryBytes).toBeGreaterThan(0);
+    },
+  );
 
   it.each([2, 1] as const)("level %i: reports a non-zero exit and a crash by signal", async (level) => {
     const exit = await runScript(await h.request("exit3.sh", { sandboxLevel: level }));
@@ -68,7 +98,10 @@ describe.sequential("runScript", () => {
   });
 
   it.each([2, 1] as const)("level %i: a timeout kills the tree", async (level) => {
-    const req = await h.request("sleep.sh", { sandboxLevel: level, limits: { ...SMALL_LIMITS, timeoutMs: 700 } });
+    const req = await h.request("sleep.sh", {
+      sandboxLevel: level,
+      limits: { ...SMALL_LIMITS, timeoutMs: 700 },
+    });
     const result = await runScript(req);
     expect(result).toMatchObject({ status: "timeout", timedOut: true, exitCode: null, signal: "SIGKILL" });
     expect(result.message).toBe(
@@ -78,8 +111,18 @@ describe.sequential("runScript", () => {
     expect(await survivors(result.runId as string)).toEqual([]);
   });
 
+  it("level 1 births the child in its pids cgroup and puts skillgate's own thread back", async () => {
+    const ownCgroup = () => readFileSync(`/proc/self/task/${process.pid}/cgroup`, "utf8");
+    const before = ownCgroup();
+    const result = await runScript(await h.request("exit3.sh", { sandboxLevel: 1 }));
+    expect(result.status).toBe("nonzero_exit");
+    expect(ownCgroup()).toBe(before);
+  });
+
   it("caps combined output in bytes, keeps the head and says so", async () => {
-    const result = await runScript(await h.request("flood.py", { limits: { ...SMALL_LIMITS, outputBytes: 1000 } }));
+    const result = await runScript(
+      await h.request("flood.py", { limits: { ...SMALL_LIMITS, outputBytes: 1000 } }),
+    );
     expect(result.status).toBe("output_limit");
     expect(result.truncated).toBe(true);
     expect(Buffer.byteLength(result.output)).toBe(1000);
@@ -100,7 +143,10 @@ describe.sequential("runScript", () => {
 
   it("runs TypeScript through tsx and JavaScript through node inside the sandbox", async () => {
     const ts = await runScript(
-      await h.request("hello.ts", { args: ["p", "q"], limits: { ...SMALL_LIMITS, memoryBytes: 512 * 1024 * 1024, timeoutMs: 20_000 } }),
+      await h.request("hello.ts", {
+        args: ["p", "q"],
+        limits: { ...SMALL_LIMITS, memoryBytes: 512 * 1024 * 1024, timeoutMs: 20_000 },
+      }),
     );
     expect(ts).toMatchObject({ status: "ok", stdout: "ts 42 p,q\n", sandboxed: true });
     const js = await runScript(await h.request("hello.js"));
@@ -116,17 +162,66 @@ describe.sequential("runScript", () => {
     expect(existsSync(join(h.ws, "b.txt"))).toBe(false);
     expect((await runScript({ ...onlyOut, args: [join(h.out, "c.txt")] })).status).toBe("ok");
     expect(existsSync(join(h.out, "c.txt"))).toBe(true);
-    for (const target of [join(h.ws, ".git", "hooks", "post-checkout"), join(h.ws, ".ucagent", "x"), join(h.skillDir, "x")]) {
+    for (const target of [
+      join(h.ws, ".git", "hooks", "post-checkout"),
+      join(h.ws, ".ucagent", "x"),
+      join(h.skillDir, "x"),
+    ]) {
       const result = await runScript(await h.request("write.sh", { args: [target] }));
       expect(result.status, target).toBe("nonzero_exit");
       expect(existsSync(target), target).toBe(false);
     }
   });
 
+  it("lets a script call uv and bun by name, with their caches persisting under skillgate's home", async () => {
+    const skillgateHome = join(h.root, "sghome");
+    const plan = runPlanFor(
+      ExecSchema.parse({}),
+      { id: "tests/hostile", metadata: { "skillgate-cache": "uv,bun" } },
+      { SKILLGATE_HOME: skillgateHome },
+    );
+    h.addScript(
+      "toolchain.sh",
+      "set -e\nuv --version\nuv run --no-project --offline python -c 'print(\"uv python ok\")'\nbun -e 'console.log(\"bun ok\")'\n",
+    );
+    const result = await runScript(
+      await h.request("toolchain.sh", {
+        env: { ...plan.extraEnv },
+        persistentPaths: plan.persistentPaths,
+        limits: { ...SMALL_LIMITS, memoryBytes: 512 * 1024 * 1024, timeoutMs: 20_000 },
+      }),
+    );
+    expect(result.status, result.output).toBe("ok");
+    expect(result.stdout).toMatch(/^uv \d+\.\d+\.\d+.*\nuv python ok\nbun ok\n$/);
+    expect(existsSync(join(skillgateHome, "cache", "uv", "cache", "CACHEDIR.TAG"))).toBe(true);
+    expect(result.warnings).toEqual([]);
+  });
+
+  it("lets the run read extra read-only folders only when asked", async () => {
+    const extra = join(h.root, "extra");
+    mkdirSync(extra, { recursive: true });
+    writeFileSync(join(extra, "data.txt"), "extra data\n");
+    h.addScript("cat.sh", 'cat "$1"\n');
+    const req = await h.request("cat.sh", { args: [join(extra, "data.txt")] });
+    expect((await runScript(req)).status).toBe("nonzero_exit");
+    const allowed = await runScript({ ...req, readOnlyPaths: [extra] });
+    expect(allowed).toMatchObject({ status: "ok", stdout: "extra data\n" });
+    const write = await runScript({
+      ...(await h.request("write.sh", { args: [join(extra, "new")] })),
+      readOnlyPaths: [extra],
+    });
+    expect(write.status).toBe("nonzero_exit");
+    expect(existsSync(join(extra, "new"))).toBe(false);
+  });
+
   it("binds persistent cache folders writable", async () => {
     const cache = join(h.root, "home", "cache", "uv");
     const result = await runScript(
-      await h.request("write.sh", { args: [join(cache, "kept")], persistentPaths: [cache], env: { UV_CACHE_DIR: cache } }),
+      await h.request("write.sh", {
+        args: [join(cache, "kept")],
+        persistentPaths: [cache],
+        env: { UV_CACHE_DIR: cache },
+      }),
     );
     expect(result.status).toBe("ok");
     expect(existsSync(join(cache, "kept"))).toBe(true);
@@ -193,15 +288,25 @@ describe.sequential("runScript", () => {
     it("fails closed with SANDBOX_UNAVAILABLE, the cause and the fix", async () => {
       const req = await h.request("exit3.sh", { bwrapPath: "/nonexistent/bwrap" });
       const result = await runScript(req);
-      expect(result).toMatchObject({ status: "sandbox_unavailable", sandboxed: false, exitCode: null, output: "" });
+      expect(result).toMatchObject({
+        status: "sandbox_unavailable",
+        sandboxed: false,
+        exitCode: null,
+        output: "",
+      });
       expect(result.message).toBe(
         "SANDBOX_UNAVAILABLE: cannot run script 'exit3.sh' at sandbox level 2: bubblewrap not found at /nonexistent/bwrap; fix: apt-get install bubblewrap (Linux), or set exec.allow_unsandboxed: true to run it without the OS sandbox",
       );
     });
 
     it("honours SKILLGATE_BWRAP and reports a bwrap that fails its probe", async () => {
-      const fake = h.addScript("fake-bwrap", "#!/bin/sh\necho 'bwrap: setting up uid map: Permission denied' >&2\nexit 1\n");
-      const result = await runScript(await h.request("exit3.sh"), { env: { ...process.env, SKILLGATE_BWRAP: fake } });
+      const fake = h.addScript(
+        "fake-bwrap",
+        "#!/bin/sh\necho 'bwrap: setting up uid map: Permission denied' >&2\nexit 1\n",
+      );
+      const result = await runScript(await h.request("exit3.sh"), {
+        env: { ...process.env, SKILLGATE_BWRAP: fake },
+      });
       expect(result.status).toBe("sandbox_unavailable");
       expect(result.message).toBe(
         `SANDBOX_UNAVAILABLE: cannot run script 'exit3.sh' at sandbox level 2: ${fake} failed its probe (exit 1): bwrap: setting up uid map: Permission denied; fix: apt-get install bubblewrap (Linux), or set exec.allow_unsandboxed: true to run it without the OS sandbox`,

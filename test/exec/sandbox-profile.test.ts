@@ -1,7 +1,13 @@
 // Pure sandbox builders: the bubblewrap argv (with a fake host view) and the generated macOS profile text.
 import { describe, expect, it } from "vitest";
-import { type BwrapPlan, bwrapArgv, macosSandboxProfile } from "../../runtime/exec/index.js";
 import { installationPrefix } from "../../runtime/exec/bwrap.js";
+import {
+  type BwrapPlan,
+  bwrapArgv,
+  findExecutable,
+  macosSandboxProfile,
+  probeBwrap,
+} from "../../runtime/exec/index.js";
 
 const host = {
   kinds: new Map<string, string>([
@@ -116,6 +122,8 @@ describe("bwrapArgv", () => {
       "--ro-bind",
       "/home/u/ws/.ucagent/skills/s",
       "/home/u/ws/.ucagent/skills/s",
+      "--remount-ro",
+      "/",
       "--chdir",
       "/home/u/ws",
       "--",
@@ -128,7 +136,9 @@ describe("bwrapArgv", () => {
   it("shares the network and resolver files only when declared", () => {
     const argv = bwrapArgv(plan({ network: true }), host);
     expect(argv).not.toContain("--unshare-net");
-    expect(argv.join(" ")).toContain("--ro-bind /etc/resolv.conf /etc/resolv.conf --ro-bind /etc/hosts /etc/hosts");
+    expect(argv.join(" ")).toContain(
+      "--ro-bind /etc/resolv.conf /etc/resolv.conf --ro-bind /etc/hosts /etc/hosts",
+    );
   });
 
   it("masks sensitive paths that fall inside a bound folder (workspace = home)", () => {
@@ -139,13 +149,40 @@ describe("bwrapArgv", () => {
   });
 
   it("binds the workspace read-only and only OUT writable when asked", () => {
-    const argv = bwrapArgv(plan({ writablePaths: ["/home/u/ws/out"], persistentPaths: ["/c/uv"] }), host).join(" ");
-    expect(argv).toContain("--ro-bind /home/u/ws /home/u/ws --bind /home/u/ws/out /home/u/ws/out --bind /c/uv /c/uv");
+    const argv = bwrapArgv(
+      plan({ writablePaths: ["/home/u/ws/out"], persistentPaths: ["/c/uv"] }),
+      host,
+    ).join(" ");
+    expect(argv).toContain(
+      "--ro-bind /home/u/ws /home/u/ws --bind /home/u/ws/out /home/u/ws/out --bind /c/uv /c/uv",
+    );
+  });
+
+  it("leaves out options an older bwrap does not know", () => {
+    const argv = bwrapArgv(plan({ features: { disableUserns: false, tmpfsSize: false } }), host);
+    expect(argv).not.toContain("--disable-userns");
+    expect(argv).not.toContain("--size");
+    expect(argv.join(" ")).toContain("--tmpfs /tmp --dir /tmp/home");
   });
 
   it("adds the cgroup hand-shake descriptors when given", () => {
     const argv = bwrapArgv(plan({ infoFd: 3, blockFd: 4 }), host).join(" ");
-    expect(argv).toContain("--info-fd 3 --block-fd 4 --chdir /home/u/ws -- /usr/bin/python3");
+    expect(argv).toContain("--remount-ro / --info-fd 3 --block-fd 4 --chdir /home/u/ws -- /usr/bin/python3");
+  });
+});
+
+describe("probeBwrap", () => {
+  it("reports the real bwrap as working, with its features", () => {
+    expect(probeBwrap(findExecutable("bwrap") as string)).toEqual({
+      ok: true,
+      features: { disableUserns: true, tmpfsSize: true },
+    });
+  });
+  it("reports a missing binary", () => {
+    expect(probeBwrap("/nonexistent/bwrap")).toEqual({
+      ok: false,
+      reason: "bubblewrap not found at /nonexistent/bwrap",
+    });
   });
 });
 
@@ -194,6 +231,8 @@ describe("macosSandboxProfile", () => {
   it("allows the network only when declared", () => {
     const base = { readPaths: [], writePaths: [], deniedPaths: [] };
     expect(macosSandboxProfile({ ...base, network: false })).not.toContain("network");
-    expect(macosSandboxProfile({ ...base, network: true })).toContain("(allow network*)\n(allow system-socket)\n");
+    expect(macosSandboxProfile({ ...base, network: true })).toContain(
+      "(allow network*)\n(allow system-socket)\n",
+    );
   });
 });

@@ -95,8 +95,16 @@ export interface CallOutcome {
   structured: Record<string, unknown>;
 }
 
-export async function call(client: Client, name: string, args: Record<string, unknown> = {}): Promise<CallOutcome> {
+export async function call(
+  client: Client,
+  name: string,
+  args: Record<string, unknown> = {},
+): Promise<CallOutcome> {
   const result = (await client.callTool({ name, arguments: args })) as CallToolResult;
   const text = result.content.map((part) => (part.type === "text" ? part.text : "")).join("");
-  return { isError: result.isError === true, text, structured: (result.structuredContent ?? {}) as Record<string, unknown> };
+  return {
+    isError: result.isError === true,
+    text,
+    structured: (result.structuredContent ?? {}) as Record<string, unknown>,
+  };
 }

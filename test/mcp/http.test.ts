@@ -1,10 +1,11 @@
 // The real MCP SDK client over Streamable HTTP: a forced stage across two client sessions sharing one workspace.
 import { readFileSync } from "node:fs";
+import { request } from "node:http";
 import { join } from "node:path";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { afterEach, describe, expect, it } from "vitest";
 import { type Fixture, GATE_SKILL, GATE_SKILL_MD, makeFixture } from "../tools/helpers.js";
-import { type HttpServer, call, connectHttp, startHttpServer } from "./helpers.js";
+import { call, connectHttp, type HttpServer, startHttpServer } from "./helpers.js";
 
 let fixture: Fixture | undefined;
 let server: HttpServer | undefined;
@@ -33,7 +34,9 @@ describe("skillgate serve --http", () => {
 
     expect((await call(a, "ListSkill")).isError).toBe(false);
     expect((await call(b, "ReadTextFile", { path: GATE_SKILL_MD })).isError).toBe(false);
-    const run = await call(a, "RunSkillScript", { commands: [[GATE_SKILL, "make_report.py", "--title HTTP"]] });
+    const run = await call(a, "RunSkillScript", {
+      commands: [[GATE_SKILL, "make_report.py", "--title HTTP"]],
+    });
     expect(run.isError).toBe(false);
     expect(readFileSync(join(fixture.ws, "out", "report.md"), "utf8")).toContain("# HTTP");
 
@@ -85,5 +88,39 @@ describe("skillgate serve --http", () => {
     expect(((await response.json()) as { error: { message: string } }).error.message).toBe(
       "Bad request: no mcp-session-id header and not an initialize request",
     );
+  });
+
+  it("refuses a foreign Host header on a loopback bind (DNS-rebinding protection)", async () => {
+    fixture = makeFixture();
+    server = await startHttpServer(["--workspace", fixture.ws, "--config", fixture.configFile], fixture.env);
+    const url = new URL(server.url);
+    const body = JSON.stringify({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "0" } },
+    });
+    const status = await new Promise<number>((resolve, reject) => {
+      const req = request(
+        {
+          host: url.hostname,
+          port: url.port,
+          path: url.pathname,
+          method: "POST",
+          headers: {
+            host: `evil.example:${url.port}`,
+            "content-type": "application/json",
+            accept: "application/json, text/event-stream",
+          },
+        },
+        (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        },
+      );
+      req.on("error", reject);
+      req.end(body);
+    });
+    expect(status).toBe(403);
   });
 });

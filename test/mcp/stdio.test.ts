@@ -1,9 +1,10 @@
 // The real MCP SDK client drives `skillgate serve` over stdio through a forced stage, gate failures first.
+import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { type Fixture, GATE_SKILL, GATE_SKILL_MD, makeFixture } from "../tools/helpers.js";
-import { type StdioConnection, call, connectStdio } from "./helpers.js";
+import { type Fixture, GATE_SKILL, GATE_SKILL_MD, makeFixture, REPO_ROOT } from "../tools/helpers.js";
+import { call, connectStdio, MAIN, type StdioConnection, TSX } from "./helpers.js";
 
 let fixture: Fixture | undefined;
 let connection: StdioConnection | undefined;
@@ -52,7 +53,9 @@ describe("skillgate serve over stdio", () => {
     expect(readResult.isError).toBe(false);
     expect(readResult.structured.skill_read).toEqual({ skill_id: GATE_SKILL, read_complete: true });
 
-    const run = await call(client, "RunSkillScript", { commands: [[GATE_SKILL, "make_report.py", "--title Stdio"]] });
+    const run = await call(client, "RunSkillScript", {
+      commands: [[GATE_SKILL, "make_report.py", "--title Stdio"]],
+    });
     expect(run.isError).toBe(false);
     expect(readFileSync(join(fixture.ws, "out", "report.md"), "utf8")).toContain("# Stdio");
 
@@ -116,5 +119,64 @@ describe("skillgate serve over stdio", () => {
     writeFileSync(join(fixture.ws, "out", "report.md"), "# Written by hand\n");
     const complete = await call(client, "Complete");
     expect(complete.isError).toBe(false);
+  });
+
+  it("writes nothing but JSON-RPC messages to stdout and exits 0 when the client closes stdin", async () => {
+    fixture = makeFixture();
+    const child = spawn(TSX, [MAIN, "serve", "--workspace", fixture.ws, "--config", fixture.configFile], {
+      cwd: REPO_ROOT,
+      env: fixture.env,
+      stdio: ["pipe", "pipe", "pipe"],
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (chunk: Buffer) => {
+      stdout += chunk.toString();
+    });
+    child.stderr.on("data", (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+    const send = (message: unknown) => child.stdin.write(`${JSON.stringify(message)}\n`);
+    send({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "0" } },
+    });
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`no answers:\n${stdout}\n${stderr}`)), 45_000);
+      const poll = setInterval(() => {
+        if (stdout.includes('"id":1')) {
+          clearTimeout(timer);
+          clearInterval(poll);
+          resolve();
+        }
+      }, 50);
+    });
+    send({ jsonrpc: "2.0", method: "notifications/initialized" });
+    send({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "ListSkill", arguments: {} } });
+    send({
+      jsonrpc: "2.0",
+      id: 3,
+      method: "tools/call",
+      params: { name: "RunSkillScript", arguments: { commands: 7 } },
+    });
+    // Closing stdin right after the last request: the server still answers both before it exits.
+    child.stdin.end();
+    expect(await exited).toBe(0);
+    const lines = stdout.split("\n").filter((line) => line.length > 0);
+    expect(lines).toHaveLength(3);
+    // Answers may come in any order (calls run concurrently).
+    const messages = lines
+      .map((line) => JSON.parse(line) as { jsonrpc: string; id: number; result?: { isError?: boolean } })
+      .sort((a, b) => a.id - b.id);
+    expect(messages.map((message) => [message.jsonrpc, message.id])).toEqual([
+      ["2.0", 1],
+      ["2.0", 2],
+      ["2.0", 3],
+    ]);
+    expect(messages[2]?.result?.isError).toBe(true);
+    expect(stderr).toContain("skillgate: workspace");
   });
 });

@@ -20,7 +20,9 @@ interface PlantedDefect {
   code: string;
   severity: string;
 }
-const planted = JSON.parse(readFileSync(join(REPO, "test", "fixtures", "pack", "planted_defects.json"), "utf8")) as {
+const planted = JSON.parse(
+  readFileSync(join(REPO, "test", "fixtures", "pack", "planted_defects.json"), "utf8"),
+) as {
   target: string;
   defects: PlantedDefect[];
 };
@@ -76,7 +78,8 @@ describe("runtime/config/default.yaml", () => {
 
   it("gives every checker args its kind accepts", () => {
     for (const stage of config.stage) {
-      for (const checker of stage.checker) expect(checkerArgProblems(checker), `${stage.name} ${checker.kind}`).toEqual([]);
+      for (const checker of stage.checker)
+        expect(checkerArgProblems(checker), `${stage.name} ${checker.kind}`).toEqual([]);
     }
   });
 });
@@ -93,11 +96,17 @@ describe("each guide's example passes its stage's real checkers", () => {
 
 describe("the checkers reject malformed output", () => {
   const entry = (fields: Record<string, string>) =>
-    `# Static Bug Analysis\n\n## BUG-001: t\n${Object.entries(fields).map(([k, v]) => `- **${k}**: ${v}\n`).join("")}`;
+    `# Static Bug Analysis\n\n## BUG-001: t\n${Object.entries(fields)
+      .map(([k, v]) => `- **${k}**: ${v}\n`)
+      .join("")}`;
   const good = { File: "inventory.py", Line: "90", Severity: "high", Description: "d" };
 
   it.each([
-    ["no title line", "## BUG-001: t\n- **File**: a\n- **Line**: 1\n- **Severity**: low\n- **Description**: d\n", "markdown_headings"],
+    [
+      "no title line",
+      "## BUG-001: t\n- **File**: a\n- **Line**: 1\n- **Severity**: low\n- **Description**: d\n",
+      "markdown_headings",
+    ],
     ["no entries", "# Static Bug Analysis\n\nnothing found\n", "has 0 entries"],
     ["a two-digit id", entry(good).replace("BUG-001", "BUG-01"), "has 0 entries"],
     ["a missing field", entry({ ...good, Severity: "" }), "missing '- **Severity**: <value>'"],
@@ -113,7 +122,11 @@ describe("the checkers reject malformed output", () => {
     `# Bug Reproduction\n\n## ${heading}\n- **Bug**: ${bug}\n- **Command**: uv run x.py\n- **Observed**: boom\n- **Verdict**: ${verdict}\n`;
   it.each([
     ["a heading without a BUG id", repro("REPRO-001: the total", "BUG-001", "reproduced"), "has 0 entries"],
-    ["a Bug field without an id", repro("REPRO-001: BUG-001", "the first one", "reproduced"), "allowed at most 0"],
+    [
+      "a Bug field without an id",
+      repro("REPRO-001: BUG-001", "the first one", "reproduced"),
+      "allowed at most 0",
+    ],
     ["an unknown verdict", repro("REPRO-001: BUG-001", "BUG-001", "maybe"), "allowed at most 0"],
   ])("stage 2: %s", async (_name, text, expected) => {
     const outcome = await check(reproduction, "reproduction.md", text);
@@ -122,9 +135,17 @@ describe("the checkers reject malformed output", () => {
   });
 
   it("stage 3: a summary missing a heading or any BUG id", async () => {
-    const missing = await check(summary, "summary.md", "# Summary\n\n## Findings\n\n## Reproduction results\n");
+    const missing = await check(
+      summary,
+      "summary.md",
+      "# Summary\n\n## Findings\n\n## Reproduction results\n",
+    );
     expect(missing.message).toContain("## Recommended fixes");
-    const noIds = await check(summary, "summary.md", "# Summary\n## Findings\n## Reproduction results\n## Recommended fixes\n");
+    const noIds = await check(
+      summary,
+      "summary.md",
+      "# Summary\n## Findings\n## Reproduction results\n## Recommended fixes\n",
+    );
     expect(noIds.ok).toBe(false);
     expect(noIds.message).toContain("need at least 1");
   });
@@ -187,13 +208,15 @@ print("leak", any(issubclass(w.category, ResourceWarning) for w in caught))
 `;
     expect(run("python3", ["-c", probe])).toEqual({
       status: 0,
-      stdout: "tags ['fragile']\nprice_of AttributeError\nremove_stock InsufficientStock\ntotal 13671 expected 20669\nleak True\n",
+      stdout:
+        "tags ['fragile']\nprice_of AttributeError\nremove_stock InsufficientStock\ntotal 13671 expected 20669\nleak True\n",
       stderr: "",
     });
   });
 
   it("keeps its README free of the planted defects' descriptions", () => {
     const readme = readFileSync(join(DUT, "README.md"), "utf8").toLowerCase();
-    for (const word of ["off-by-one", "leak", "mutable default", "attributeerror", "range(len", ">="]) expect(readme).not.toContain(word);
+    for (const word of ["off-by-one", "leak", "mutable default", "attributeerror", "range(len", ">="])
+      expect(readme).not.toContain(word);
   });
 });

@@ -5,8 +5,16 @@ import { describe, expect, it } from "vitest";
 import { scanSkillRoot, validateSkillDir } from "../../runtime/skills/index.js";
 import { REPO, SKILLS } from "./support.js";
 
-const EXPECTED_IDS = ["authoring/skill-creator", "review/static-bug-analysis", "runners/js-runner", "runners/python-runner"];
-const topLevelRunners = JSON.parse(readFileSync(join(REPO, "script_runner.json"), "utf8")) as Record<string, string>;
+const EXPECTED_IDS = [
+  "authoring/skill-creator",
+  "review/static-bug-analysis",
+  "runners/js-runner",
+  "runners/python-runner",
+];
+const topLevelRunners = JSON.parse(readFileSync(join(REPO, "script_runner.json"), "utf8")) as Record<
+  string,
+  string
+>;
 const BUILT_IN = { ".py": "python3", ".sh": "bash", ".bash": "bash" } as Record<string, string>;
 
 function skillRunners(id: string): Record<string, string> {
@@ -33,17 +41,21 @@ describe("the bundled pack", () => {
     expect(topLevelRunners).toEqual({ ".ts": "tsx", ".js": "node", ".mjs": "node" });
   });
 
-  it.each(EXPECTED_IDS)("%s: every script has a runner and every .ts helper is mapped to tsx in its skill", (id) => {
-    const skill = snapshot.skills.find((s) => s.id === id)!;
-    const own = skillRunners(id);
-    for (const name of Object.keys(own)) expect(skill.scripts, `${id} maps ${name} which is not a script`).toContain(name);
-    for (const script of skill.scripts) {
-      const ext = extname(script);
-      if (ext === ".ts") expect(own[script], `${id}/${script}`).toBe("tsx");
-      const runner = own[script] ?? topLevelRunners[ext] ?? BUILT_IN[ext];
-      expect(runner, `${id}/${script} has no runner`).toMatch(/^[a-z0-9]+$/);
-    }
-  });
+  it.each(EXPECTED_IDS)(
+    "%s: every script has a runner and every .ts helper is mapped to tsx in its skill",
+    (id) => {
+      const skill = snapshot.skills.find((s) => s.id === id)!;
+      const own = skillRunners(id);
+      for (const name of Object.keys(own))
+        expect(skill.scripts, `${id} maps ${name} which is not a script`).toContain(name);
+      for (const script of skill.scripts) {
+        const ext = extname(script);
+        if (ext === ".ts") expect(own[script], `${id}/${script}`).toBe("tsx");
+        const runner = own[script] ?? topLevelRunners[ext] ?? BUILT_IN[ext];
+        expect(runner, `${id}/${script} has no runner`).toMatch(/^[a-z0-9]+$/);
+      }
+    },
+  );
 
   it("lists the expected helpers per skill (library modules live in scripts/lib, not listed)", () => {
     expect(Object.fromEntries(snapshot.skills.map((s) => [s.id, s.scripts]))).toEqual({
@@ -56,19 +68,28 @@ describe("the bundled pack", () => {
 
   it("declares network and caches for the runners in metadata, and a hook only for static-bug-analysis", () => {
     const byId = Object.fromEntries(snapshot.skills.map((s) => [s.id, s]));
-    expect(byId["runners/python-runner"]!.metadata).toEqual({ "skillgate-network": "true", "skillgate-cache": "uv" });
+    expect(byId["runners/python-runner"]!.metadata).toEqual({
+      "skillgate-network": "true",
+      "skillgate-cache": "uv",
+    });
     expect(byId["runners/js-runner"]!.metadata).toEqual({
       "skillgate-network": "true",
       "skillgate-cache": "bun",
-      "skillgate-env": "SKILLGATE_BUN",
     });
-    expect(snapshot.skills.filter((s) => s.hasHooks).map((s) => s.id)).toEqual(["review/static-bug-analysis"]);
+    expect(snapshot.skills.filter((s) => s.hasHooks).map((s) => s.id)).toEqual([
+      "review/static-bug-analysis",
+    ]);
   });
 
   it("keeps .ts files only where tsx runs them (helpers, their lib, hooks.ts)", () => {
     const walk = (dir: string): string[] =>
-      readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(join(dir, e.name)) : [join(dir, e.name)]));
-    const tsFiles = walk(SKILLS).filter((f) => f.endsWith(".ts")).map((f) => f.slice(SKILLS.length + 1)).sort();
+      readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+        e.isDirectory() ? walk(join(dir, e.name)) : [join(dir, e.name)],
+      );
+    const tsFiles = walk(SKILLS)
+      .filter((f) => f.endsWith(".ts"))
+      .map((f) => f.slice(SKILLS.length + 1))
+      .sort();
     expect(tsFiles).toEqual([
       "review/static-bug-analysis/hooks.ts",
       "review/static-bug-analysis/scripts/lib/bug_format.ts",

@@ -7,7 +7,8 @@ import { cleanupTempDirs, findOnPath, freshDir, listDir, run, SKILLS } from "./s
 const SCRIPTS = join(SKILLS, "runners", "python-runner", "scripts");
 const RUN_HELPER = join(SCRIPTS, "run_uv_script.py");
 const UV = findOnPath("uv");
-const UV_MISSING = "uv is not on PATH, so the real-uv test could not run: install it (`pip install uv`, as CI does)";
+const UV_MISSING =
+  "uv is not on PATH, so the real-uv test could not run: install it (`pip install uv`, as CI does)";
 const PYTHON = run("python3", ["-c", "import sys; print(sys.executable)"]).stdout.trim();
 
 afterAll(cleanupTempDirs);
@@ -17,7 +18,7 @@ function runDraft(source: string, env: NodeJS.ProcessEnv = process.env) {
   const workspace = freshDir("py-ws");
   const tmp = freshDir("py-tmp");
   writeFileSync(join(workspace, "draft.py"), source);
-  const result = run("python3", [RUN_HELPER, "draft.py"], { cwd: workspace, env: { ...env, TMPDIR: tmp } });
+  const result = run(PYTHON, [RUN_HELPER, "draft.py"], { cwd: workspace, env: { ...env, TMPDIR: tmp } });
   return { ...result, tmp, workspace };
 }
 
@@ -35,7 +36,13 @@ describe("run_uv_script.py with real uv", () => {
 
   it("installs a real dependency (six) declared by bare name", () => {
     expect(UV, UV_MISSING).not.toBeNull();
-    const result = runDraft(`${block('["six"]')}import six\nprint("six", six.PY3)\n`);
+    // A fresh uv cache, so six really comes from PyPI.
+    const cache = freshDir("py-uv-cache");
+    const result = runDraft(`${block('["six"]')}import six\nprint("six", six.PY3)\n`, {
+      ...process.env,
+      UV_CACHE_DIR: cache,
+    });
+    expect(listDir(cache).length).toBeGreaterThan(0);
     expect(result.stdout).toBe("six True\n");
     expect(result.status).toBe(0);
   });
@@ -48,7 +55,9 @@ describe("run_uv_script.py with real uv", () => {
     expect(result.stderr).toContain("No solution found when resolving script dependencies");
     expect(result.stderr).toContain("skillgate-no-such-package-zz9 was not found in the package registry");
     const kept = /temp file kept: (.+)\n$/.exec(result.stderr)?.[1];
-    expect(result.stderr).toMatch(/\nuv run failed with exit code \d+ \(uv's output above\)\ntemp file kept: .+\n$/);
+    expect(result.stderr).toMatch(
+      /\nuv run failed with exit code \d+ \(uv's output above\)\ntemp file kept: .+\n$/,
+    );
     expect(kept).toMatch(new RegExp(`^${result.tmp}/uv_script_\\d{14}_[0-9a-f]{8}\\.py$`));
     expect(readFileSync(kept!, "utf8")).toContain('print("never")');
   });
@@ -70,7 +79,9 @@ describe("run_uv_script.py with real uv", () => {
 
   it("refuses uv missing from PATH with the install link, before reading the draft", () => {
     const emptyPath = freshDir("py-nopath");
-    const result = run(PYTHON, [RUN_HELPER, "does-not-matter.py"], { env: { PATH: emptyPath, HOME: process.env.HOME } });
+    const result = run(PYTHON, [RUN_HELPER, "does-not-matter.py"], {
+      env: { PATH: emptyPath, HOME: process.env.HOME },
+    });
     expect(result).toEqual({
       status: 1,
       stdout: "",
@@ -141,8 +152,54 @@ describe("run_uv_script.py refuses a bad draft before writing any temp file", ()
     expect(run("python3", [RUN_HELPER], { cwd: workspace })).toEqual({
       status: 2,
       stdout: "",
-      stderr: "usage: run_uv_script.py DRAFT.py  (the path of the script you wrote, relative to the workspace)\n",
+      stderr:
+        "usage: run_uv_script.py DRAFT.py  (the path of the script you wrote, relative to the workspace)\n",
     });
+  });
+});
+
+describe("run_uv_script.py environment of `uv run`", () => {
+  /** A stand-in uv on PATH that reports its argv and TLS variables, to see exactly what the helper passes. */
+  function reportingUv(version: string): string {
+    const bin = freshDir("py-fakeuv");
+    writeFileSync(
+      join(bin, "uv"),
+      `#!/bin/sh\nif [ "$1" = "--version" ]; then echo "uv ${version}"; exit 0; fi\necho "argv=$1 $(basename "$2") SYSTEM_CERTS=$UV_SYSTEM_CERTS NATIVE_TLS=$UV_NATIVE_TLS"\n`,
+      { mode: 0o755 },
+    );
+    return bin;
+  }
+  const cases: Array<[string, string, NodeJS.ProcessEnv, string]> = [
+    [
+      "uv >= 0.11 without a CA bundle gets UV_SYSTEM_CERTS",
+      "0.13.9 (x86_64)",
+      {},
+      "SYSTEM_CERTS=1 NATIVE_TLS=",
+    ],
+    ["uv < 0.11 without a CA bundle gets UV_NATIVE_TLS", "0.10.2", {}, "SYSTEM_CERTS= NATIVE_TLS=1"],
+    [
+      "a configured SSL_CERT_FILE is left alone",
+      "0.13.9",
+      { SSL_CERT_FILE: "/etc/ssl/certs/ca-certificates.crt" },
+      "SYSTEM_CERTS= NATIVE_TLS=",
+    ],
+    [
+      "an explicit UV_SYSTEM_CERTS=0 is kept",
+      "0.13.9",
+      { UV_SYSTEM_CERTS: "0" },
+      "SYSTEM_CERTS=0 NATIVE_TLS=",
+    ],
+  ];
+
+  it.each(cases)("%s", (_name, version, extra, expected) => {
+    const env: NodeJS.ProcessEnv = {
+      PATH: `${reportingUv(version)}:/usr/bin:/bin`,
+      HOME: process.env.HOME,
+      ...extra,
+    };
+    const result = runDraft(`${block("[]")}print(1)\n`, env);
+    expect(result).toMatchObject({ status: 0, stderr: "" });
+    expect(result.stdout).toMatch(new RegExp(`^argv=run uv_script_\\d{14}_[0-9a-f]{8}\\.py ${expected}\\n$`));
   });
 });
 

@@ -19,7 +19,18 @@ function standaloneScripts(): string {
 describe("create → validate → package", () => {
   it("creates a valid skeleton, validates it and packages it into a zip", () => {
     const work = freshDir("sc-work");
-    const created = run(node, [join(SCRIPTS, "create_skill.mjs"), "csv-profile", "--description", "Profile CSV files. Use when exploring tabular data.", "--path", "skills-out"], { cwd: work });
+    const created = run(
+      node,
+      [
+        join(SCRIPTS, "create_skill.mjs"),
+        "csv-profile",
+        "--description",
+        "Profile CSV files. Use when exploring tabular data.",
+        "--path",
+        "skills-out",
+      ],
+      { cwd: work },
+    );
     const dir = join(work, "skills-out", "csv-profile");
     expect(created).toEqual({
       status: 0,
@@ -29,11 +40,13 @@ describe("create → validate → package", () => {
     expect(readFileSync(join(dir, "SKILL.md"), "utf8")).toMatch(
       /^---\nname: csv-profile\ndescription: "Profile CSV files\. Use when exploring tabular data\."\nlicense: MIT\nmetadata:\n {2}version: "0\.1\.0"\n---\n/,
     );
-    expect(run(node, [join(SCRIPTS, "validate_skill.mjs"), "skills-out/csv-profile"], { cwd: work })).toEqual({
-      status: 0,
-      stdout: "ok: skills-out/csv-profile\n",
-      stderr: "",
-    });
+    expect(run(node, [join(SCRIPTS, "validate_skill.mjs"), "skills-out/csv-profile"], { cwd: work })).toEqual(
+      {
+        status: 0,
+        stdout: "ok: skills-out/csv-profile\n",
+        stderr: "",
+      },
+    );
     writeFileSync(join(dir, "scripts", "profile.py"), "print('profile')\n");
     const packaged = run(node, [join(SCRIPTS, "package_skill.mjs"), "skills-out/csv-profile"], { cwd: work });
     const zip = join(work, "skills-out", "csv-profile.zip");
@@ -43,7 +56,11 @@ describe("create → validate → package", () => {
       stderr: "",
     });
     // Read the archive back with an independent implementation (Python's zipfile), checking CRCs.
-    const listing = run("python3", ["-c", "import sys, zipfile; z = zipfile.ZipFile(sys.argv[1]); print(z.testzip()); print(z.namelist()); print(z.read('csv-profile/scripts/profile.py').decode(), end='')", zip]);
+    const listing = run("python3", [
+      "-c",
+      "import sys, zipfile; z = zipfile.ZipFile(sys.argv[1]); print(z.testzip()); print(z.namelist()); print(z.read('csv-profile/scripts/profile.py').decode(), end='')",
+      zip,
+    ]);
     expect(listing).toEqual({
       status: 0,
       stdout: "None\n['csv-profile/SKILL.md', 'csv-profile/scripts/profile.py']\nprint('profile')\n",
@@ -53,8 +70,10 @@ describe("create → validate → package", () => {
 
   it("refuses a bad name, a missing description and an existing folder", () => {
     const work = freshDir("sc-work");
-    const usage = 'usage: create_skill.mjs NAME --description "what it does and when to use it" [--path PARENT_DIR]\n';
-    const create = (...args: string[]) => run(node, [join(SCRIPTS, "create_skill.mjs"), ...args], { cwd: work });
+    const usage =
+      'usage: create_skill.mjs NAME --description "what it does and when to use it" [--path PARENT_DIR]\n';
+    const create = (...args: string[]) =>
+      run(node, [join(SCRIPTS, "create_skill.mjs"), ...args], { cwd: work });
     expect(create("Bad--Name", "--description", "x")).toEqual({
       status: 2,
       stdout: "",
@@ -90,12 +109,32 @@ describe("create → validate → package", () => {
 describe("validate_skill.mjs strict rules (printed as path: message)", () => {
   const long = "d".repeat(1025);
   const cases: Array<[string, string, string, string[]]> = [
-    ["valid", "good-skill", "---\nname: good-skill\ndescription: Does things.\nmetadata:\n  skillgate-network: \"true\"\n---\nbody\n", []],
-    ["valid folded multi-line description", "good-skill", "---\nname: good-skill\ndescription: Does things\n  over two lines.\nlicense: MIT\n---\n", []],
+    [
+      "valid",
+      "good-skill",
+      '---\nname: good-skill\ndescription: Does things.\nmetadata:\n  skillgate-network: "true"\n---\nbody\n',
+      [],
+    ],
+    [
+      "valid folded multi-line description",
+      "good-skill",
+      "---\nname: good-skill\ndescription: Does things\n  over two lines.\nlicense: MIT\n---\n",
+      [],
+    ],
     ["no frontmatter", "s", "# title\n", ['frontmatter missing: the first line must be "---"']],
     ["unclosed frontmatter", "s", "---\nname: s\n", ['frontmatter not closed: add a line "---" after it']],
-    ["closing line without newline", "s", "---\nname: s\ndescription: x\n---", ['the closing "---" line must end with a newline']],
-    ["a BOM", "s", "\uFEFF---\nname: s\ndescription: x\n---\n", ["file starts with a BOM: save it as UTF-8 without BOM"]],
+    [
+      "closing line without newline",
+      "s",
+      "---\nname: s\ndescription: x\n---",
+      ['the closing "---" line must end with a newline'],
+    ],
+    [
+      "a BOM",
+      "s",
+      "\uFEFF---\nname: s\ndescription: x\n---\n",
+      ["file starts with a BOM: save it as UTF-8 without BOM"],
+    ],
     [
       "every failing field reported",
       "my-skill",
@@ -110,13 +149,36 @@ describe("validate_skill.mjs strict rules (printed as path: message)", () => {
       ],
     ],
     ["missing fields", "s", "---\nlicense: MIT\n---\n", ["name is missing", "description is missing"]],
-    ["hyphen rules", "-a--b-", "---\nname: -a--b-\ndescription: x\n---\n", ['name "-a--b-" must not start or end with a hyphen', 'name "-a--b-" must not contain "--"']],
-    ["metadata values must be strings", "s", "---\nname: s\ndescription: x\nmetadata:\n  network: true\n---\n", ['metadata.network must be a string (quote it: "true")']],
-    ["name over 64 code points", "a".repeat(65), `---\nname: ${"a".repeat(65)}\ndescription: x\n---\n`, ["name is 65 characters, the limit is 64"]],
-    ["description of 1024 astral code points is fine", "s", `---\nname: s\ndescription: ${"😀".repeat(1024)}\n---\n`, []],
+    [
+      "hyphen rules",
+      "-a--b-",
+      "---\nname: -a--b-\ndescription: x\n---\n",
+      ['name "-a--b-" must not start or end with a hyphen', 'name "-a--b-" must not contain "--"'],
+    ],
+    [
+      "metadata values must be strings",
+      "s",
+      "---\nname: s\ndescription: x\nmetadata:\n  network: true\n---\n",
+      ['metadata.network must be a string (quote it: "true")'],
+    ],
+    [
+      "name over 64 code points",
+      "a".repeat(65),
+      `---\nname: ${"a".repeat(65)}\ndescription: x\n---\n`,
+      ["name is 65 characters, the limit is 64"],
+    ],
+    [
+      "description of 1024 astral code points is fine",
+      "s",
+      `---\nname: s\ndescription: ${"😀".repeat(1024)}\n---\n`,
+      [],
+    ],
   ];
 
-  for (const [label, scripts] of [["with the yaml package", SCRIPTS], ["standalone (subset parser)", standaloneScripts()]] as const) {
+  for (const [label, scripts] of [
+    ["with the yaml package", SCRIPTS],
+    ["standalone (subset parser)", standaloneScripts()],
+  ] as const) {
     it.each(cases)(`${label}: %s`, (_name, folder, content, messages) => {
       const root = freshDir("sc-val");
       mkdirSync(join(root, folder));
@@ -125,14 +187,22 @@ describe("validate_skill.mjs strict rules (printed as path: message)", () => {
       const file = join(root, folder, "SKILL.md");
       expect(result).toEqual({
         status: messages.length === 0 ? 0 : 1,
-        stdout: messages.length === 0 ? `ok: ${join(root, folder)}\n` : messages.map((m) => `${file}: ${m}\n`).join(""),
+        stdout:
+          messages.length === 0
+            ? `ok: ${join(root, folder)}\n`
+            : messages.map((m) => `${file}: ${m}\n`).join(""),
         stderr: "",
       });
     });
   }
 
   it("accepts every SKILL.md of the bundled pack, standalone too", () => {
-    const dirs = ["authoring/skill-creator", "review/static-bug-analysis", "runners/js-runner", "runners/python-runner"];
+    const dirs = [
+      "authoring/skill-creator",
+      "review/static-bug-analysis",
+      "runners/js-runner",
+      "runners/python-runner",
+    ];
     for (const scripts of [SCRIPTS, standaloneScripts()]) {
       const result = run(node, [join(scripts, "validate_skill.mjs"), ...dirs], { cwd: SKILLS });
       expect(result).toEqual({ status: 0, stdout: dirs.map((d) => `ok: ${d}\n`).join(""), stderr: "" });

@@ -12,7 +12,9 @@ import { cleanupTempDirs, freshDir, REPO, run, SKILLS, TSX } from "./support.js"
 const SKILL_DIR = join(SKILLS, "review", "static-bug-analysis");
 const SCRIPTS = join(SKILL_DIR, "scripts");
 const DUT = join(REPO, "examples", "buggy-inventory");
-const workflow = ConfigSchema.parse(parse(readFileSync(join(REPO, "runtime", "config", "default.yaml"), "utf8")));
+const workflow = ConfigSchema.parse(
+  parse(readFileSync(join(REPO, "runtime", "config", "default.yaml"), "utf8")),
+);
 const stage1 = workflow.stage[0]!;
 const USAGE =
   'usage: record_bug.ts --file PATH --line N --severity critical|high|medium|low --title "short title" --description "what is wrong, why, and the triggering input"\n';
@@ -37,15 +39,49 @@ describe("record_bug.ts and list_bugs.ts", () => {
     const workspace = freshDir("sba-ws");
     const out = join(workspace, "out");
     const env = { OUT: out, DUT };
-    const first = tsx("record_bug.ts", ["--file", "inventory.py", "--line", "90", "--severity", "high", "--title", "last unit cannot be sold", "--description", "remove_stock uses >= so removing the whole quantity raises"], workspace, env);
+    const first = tsx(
+      "record_bug.ts",
+      [
+        "--file",
+        "inventory.py",
+        "--line",
+        "90",
+        "--severity",
+        "high",
+        "--title",
+        "last unit cannot be sold",
+        "--description",
+        "remove_stock uses >= so removing the whole quantity raises",
+      ],
+      workspace,
+      env,
+    );
     expect(first).toEqual({
       status: 0,
       stdout: `recorded BUG-001: last unit cannot be sold (inventory.py:90, high) in ${out}/static_bug_analysis.md\n`,
       stderr: "",
     });
     expect((await checkStage(stage1, workspace, out)).ok).toBe(true);
-    const second = tsx("record_bug.ts", ["--file", join(DUT, "inventory.py"), "--line", "103", "--severity", "Medium", "--title", "total skips an item", "--description", "loop stops one early"], workspace, env);
-    expect(second.stdout).toBe(`recorded BUG-002: total skips an item (inventory.py:103, medium) in ${out}/static_bug_analysis.md\n`);
+    const second = tsx(
+      "record_bug.ts",
+      [
+        "--file",
+        join(DUT, "inventory.py"),
+        "--line",
+        "103",
+        "--severity",
+        "Medium",
+        "--title",
+        "total skips an item",
+        "--description",
+        "loop stops one early",
+      ],
+      workspace,
+      env,
+    );
+    expect(second.stdout).toBe(
+      `recorded BUG-002: total skips an item (inventory.py:103, medium) in ${out}/static_bug_analysis.md\n`,
+    );
     expect(readFileSync(join(out, "static_bug_analysis.md"), "utf8")).toBe(
       [
         "# Static Bug Analysis",
@@ -71,7 +107,25 @@ describe("record_bug.ts and list_bugs.ts", () => {
       stdout: `2 bug entries in ${out}/static_bug_analysis.md:\nBUG-001 [high] inventory.py:90 last unit cannot be sold\nBUG-002 [medium] inventory.py:103 total skips an item\n`,
       stderr: "",
     });
-    expect(tsx("record_bug.ts", ["--file", "inventory.py", "--line", "90", "--severity", "low", "--title", "last unit cannot be sold", "--description", "again"], workspace, env)).toEqual({
+    expect(
+      tsx(
+        "record_bug.ts",
+        [
+          "--file",
+          "inventory.py",
+          "--line",
+          "90",
+          "--severity",
+          "low",
+          "--title",
+          "last unit cannot be sold",
+          "--description",
+          "again",
+        ],
+        workspace,
+        env,
+      ),
+    ).toEqual({
       status: 1,
       stdout: "",
       stderr: `record_bug: already recorded as BUG-001 in ${out}/static_bug_analysis.md; nothing written\n`,
@@ -83,20 +137,83 @@ describe("record_bug.ts and list_bugs.ts", () => {
     const env = { ...process.env };
     delete env.OUT;
     delete env.DUT;
-    const result = run(TSX, [join(SCRIPTS, "record_bug.ts"), "--file", "src/a.py", "--line", "3", "--severity", "low", "--title", "t", "--description", "d"], { cwd: workspace, env });
-    expect(result).toEqual({ status: 0, stdout: "recorded BUG-001: t (src/a.py:3, low) in out/static_bug_analysis.md\n", stderr: "" });
+    const result = run(
+      TSX,
+      [
+        join(SCRIPTS, "record_bug.ts"),
+        "--file",
+        "src/a.py",
+        "--line",
+        "3",
+        "--severity",
+        "low",
+        "--title",
+        "t",
+        "--description",
+        "d",
+      ],
+      { cwd: workspace, env },
+    );
+    expect(result).toEqual({
+      status: 0,
+      stdout: "recorded BUG-001: t (src/a.py:3, low) in out/static_bug_analysis.md\n",
+      stderr: "",
+    });
     expect(readdirSync(join(workspace, "out"))).toEqual(["static_bug_analysis.md"]);
   });
 
   const badArgs: Array<[string, string[], string]> = [
-    ["missing --title", ["--file", "inventory.py", "--line", "5", "--severity", "low", "--description", "d"], "--title is required"],
-    ["a line that is not a number", ["--file", "inventory.py", "--line", "ten", "--severity", "low", "--title", "t", "--description", "d"], '--line must be a positive whole number, got "ten"'],
-    ["line 0", ["--file", "inventory.py", "--line", "0", "--severity", "low", "--title", "t", "--description", "d"], '--line must be a positive whole number, got "0"'],
-    ["an unknown severity", ["--file", "inventory.py", "--line", "5", "--severity", "urgent", "--title", "t", "--description", "d"], '--severity must be one of critical, high, medium, low, got "urgent"'],
-    ["a file not in DUT", ["--file", "nope.py", "--line", "5", "--severity", "low", "--title", "t", "--description", "d"], `--file nope.py not found in DUT (${DUT}): give the path relative to the target folder`],
-    ["a file outside DUT", ["--file", "../../package.json", "--line", "5", "--severity", "low", "--title", "t", "--description", "d"], `--file ../../package.json is outside DUT (${DUT}): give a path inside the target folder`],
-    ["a line past the end", ["--file", "inventory.py", "--line", "999", "--severity", "low", "--title", "t", "--description", "d"], "--line 999 is past the end of inventory.py (156 lines)"],
-    ["a two-line title", ["--file", "inventory.py", "--line", "5", "--severity", "low", "--title", "a\nb", "--description", "d"], '--title must be one line, got "a\\nb"'],
+    [
+      "missing --title",
+      ["--file", "inventory.py", "--line", "5", "--severity", "low", "--description", "d"],
+      "--title is required",
+    ],
+    [
+      "a line that is not a number",
+      ["--file", "inventory.py", "--line", "ten", "--severity", "low", "--title", "t", "--description", "d"],
+      '--line must be a positive whole number, got "ten"',
+    ],
+    [
+      "line 0",
+      ["--file", "inventory.py", "--line", "0", "--severity", "low", "--title", "t", "--description", "d"],
+      '--line must be a positive whole number, got "0"',
+    ],
+    [
+      "an unknown severity",
+      ["--file", "inventory.py", "--line", "5", "--severity", "urgent", "--title", "t", "--description", "d"],
+      '--severity must be one of critical, high, medium, low, got "urgent"',
+    ],
+    [
+      "a file not in DUT",
+      ["--file", "nope.py", "--line", "5", "--severity", "low", "--title", "t", "--description", "d"],
+      `--file nope.py not found in DUT (${DUT}): give the path relative to the target folder`,
+    ],
+    [
+      "a file outside DUT",
+      [
+        "--file",
+        "../../package.json",
+        "--line",
+        "5",
+        "--severity",
+        "low",
+        "--title",
+        "t",
+        "--description",
+        "d",
+      ],
+      `--file ../../package.json is outside DUT (${DUT}): give a path inside the target folder`,
+    ],
+    [
+      "a line past the end",
+      ["--file", "inventory.py", "--line", "999", "--severity", "low", "--title", "t", "--description", "d"],
+      "--line 999 is past the end of inventory.py (156 lines)",
+    ],
+    [
+      "a two-line title",
+      ["--file", "inventory.py", "--line", "5", "--severity", "low", "--title", "a\nb", "--description", "d"],
+      '--title must be one line, got "a\\nb"',
+    ],
     ["an unknown option", ["--fille", "x"], "Unknown option '--fille'"],
   ];
 

@@ -113,7 +113,13 @@ describe("skillgate scan", () => {
   });
 
   it("--json prints ok, path, counts and the findings", async () => {
-    const result = await skillgate("scan", `${HOSTILE}/scripts/steal.py`, "--json", "--min-severity", "critical");
+    const result = await skillgate(
+      "scan",
+      `${HOSTILE}/scripts/steal.py`,
+      "--json",
+      "--min-severity",
+      "critical",
+    );
     expect(result.exitCode).toBe(1);
     expect(result.stderr).toBe("");
     expect(JSON.parse(result.stdout)).toEqual({
@@ -173,7 +179,8 @@ describe("skillgate scan", () => {
       ok: false,
       error: {
         code: "USAGE",
-        message: "skillgate scan: missing PATH. Fix: name a file, a skill folder or a skill root, e.g. `skillgate scan skills/`.",
+        message:
+          "skillgate scan: missing PATH. Fix: name a file, a skill folder or a skill root, e.g. `skillgate scan skills/`.",
         details: {},
       },
     });
@@ -189,7 +196,10 @@ describe("skillgate scan", () => {
 
   it("exits 2 naming the problems of a bad --rules file", async () => {
     const rules = join(home, "rules.yaml");
-    await writeFile(rules, "version: 1\nrules:\n  - {id: py.x, pattern: x, languages: [cobol], severity: low, message: m}\n");
+    await writeFile(
+      rules,
+      "version: 1\nrules:\n  - {id: py.x, pattern: x, languages: [cobol], severity: low, message: m}\n",
+    );
     const result = await skillgate("scan", BENIGN, "--rules", rules);
     expect(result.exitCode).toBe(2);
     expect(result.stderr).toBe(

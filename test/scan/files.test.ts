@@ -19,7 +19,9 @@ const HOSTILE = join(FIXTURES, "hostile-skill");
 const BENIGN = join(FIXTURES, "benign-skill");
 
 function brief(findings: Finding[]): string[] {
-  return findings.map((f) => `${f.file}:${f.line}:${f.column} ${f.severity} ${f.ruleId} ${f.language ?? "-"}`);
+  return findings.map(
+    (f) => `${f.file}:${f.line}:${f.column} ${f.severity} ${f.ruleId} ${f.language ?? "-"}`,
+  );
 }
 
 let dir: string;
@@ -64,7 +66,9 @@ describe("scanSkill on the fixture skills", () => {
   });
 
   it("raises nothing critical for ordinary code", async () => {
-    expect(brief(await scanSkill(BENIGN))).toEqual([`${BENIGN}/scripts/report.py:16:15 medium py.process-spawn python`]);
+    expect(brief(await scanSkill(BENIGN))).toEqual([
+      `${BENIGN}/scripts/report.py:16:15 medium py.process-spawn python`,
+    ]);
   });
 
   it("refuses a folder without SKILL.md", async () => {
@@ -101,10 +105,12 @@ describe("scanFiles", () => {
     ]);
   });
 
-  it("notes unsupported files only when named explicitly or placed in scripts/", async () => {
+  it("notes unsupported files only when named explicitly or when they are scripts (in scripts/, not runner maps or dotfiles)", async () => {
     const explicit = await put("notes.rb", "eval(x)\n");
     await put("scripts/job.rb", "system('x')\n");
     await put("assets/logo.svg", "<svg/>\n");
+    await put("scripts/script_runner.json", '{"job.rb": "ruby"}\n');
+    await put("scripts/.keep", "");
     expect(brief(await scanFiles([dir]))).toEqual([`${dir}/scripts/job.rb:0:0 info scan.unsupported -`]);
     const [finding] = await scanFiles([explicit]);
     expect(finding).toEqual({
@@ -125,8 +131,13 @@ describe("scanFiles", () => {
     await put("latin1.sh", Buffer.from([0x65, 0x76, 0x61, 0x6c, 0x20, 0xe9, 0x0a]));
     await put("image.png", Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x00]));
     const findings = await scanFiles([dir]);
-    expect(brief(findings)).toEqual([`${dir}/latin1.sh:0:0 info scan.binary -`, `${dir}/nul.py:0:0 info scan.binary -`]);
-    expect(findings[0]?.message).toBe("not scanned: binary or not UTF-8 text. Review it by hand; the sandbox still applies when it runs.");
+    expect(brief(findings)).toEqual([
+      `${dir}/latin1.sh:0:0 info scan.binary -`,
+      `${dir}/nul.py:0:0 info scan.binary -`,
+    ]);
+    expect(findings[0]?.message).toBe(
+      "not scanned: binary or not UTF-8 text. Review it by hand; the sandbox still applies when it runs.",
+    );
   });
 
   it("skips files over maxFileBytes with an info finding", async () => {
@@ -175,7 +186,9 @@ describe("scanFiles", () => {
       rulesFile,
     );
     if (!parsed.ok) throw new Error(parsed.problems.join("; "));
-    expect(brief(await scanFiles([dir], { ruleSet: parsed.ruleSet }))).toEqual([`${dir}/other.sh:1:1 critical sh.pipe shell`]);
+    expect(brief(await scanFiles([dir], { ruleSet: parsed.ruleSet }))).toEqual([
+      `${dir}/other.sh:1:1 critical sh.pipe shell`,
+    ]);
     expect(await scanFiles([rulesFile], { ruleSet: parsed.ruleSet })).toEqual([]);
     expect(await scanFiles([defaultRulesFile()])).toEqual([]);
   });
@@ -221,8 +234,13 @@ describe("scanFiles", () => {
       },
     };
     const findings = await scanFiles([dir], { fs });
-    expect(brief(findings)).toEqual([`${dir}/a.py:0:0 info scan.unreadable -`, `${dir}/b.py:1:1 high py.eval-exec python`]);
-    expect(findings[0]?.message).toBe(`not scanned: cannot read: EACCES: permission denied, open '${dir}/a.py'.`);
+    expect(brief(findings)).toEqual([
+      `${dir}/a.py:0:0 info scan.unreadable -`,
+      `${dir}/b.py:1:1 high py.eval-exec python`,
+    ]);
+    expect(findings[0]?.message).toBe(
+      `not scanned: cannot read: EACCES: permission denied, open '${dir}/a.py'.`,
+    );
   });
 
   it("keeps relative inputs relative and accepts several inputs", async () => {

@@ -1,6 +1,14 @@
 // The pure matcher: positions, excerpts, one finding per rule and line, `requires`, Markdown fences, ordering.
 import { describe, expect, it } from "vitest";
-import { compareFindings, fencedBlocks, type Finding, parseRules, type RuleSet, scanMarkdown, scanText } from "../../runtime/scan/index.js";
+import {
+  compareFindings,
+  type Finding,
+  fencedBlocks,
+  parseRules,
+  type RuleSet,
+  scanMarkdown,
+  scanText,
+} from "../../runtime/scan/index.js";
 
 function rulesFrom(yaml: string): RuleSet {
   const result = parseRules(yaml, "/virtual/rules.yaml");
@@ -54,10 +62,9 @@ describe("scanText", () => {
   });
 
   it("reports a rule once per line but on every line it matches", () => {
-    expect(brief(scanText("danger(1); danger(2)\ndanger(3)", { file: "a.py", language: "python", ruleSet }))).toEqual([
-      "py.call-danger@1:1 high [danger(1); danger(2)]",
-      "py.call-danger@2:1 high [danger(3)]",
-    ]);
+    expect(
+      brief(scanText("danger(1); danger(2)\ndanger(3)", { file: "a.py", language: "python", ruleSet })),
+    ).toEqual(["py.call-danger@1:1 high [danger(1); danger(2)]", "py.call-danger@2:1 high [danger(3)]"]);
   });
 
   it("fires a rule with `requires` only when the partner pattern is somewhere in the same text", () => {
@@ -105,9 +112,9 @@ rules:
     severity: medium
     message: spans lines
 `);
-    expect(brief(scanText("x\nopen(\n   close", { file: "a.py", language: "python", ruleSet: spanning }))).toEqual([
-      "py.spans@2:1 medium [open(]",
-    ]);
+    expect(
+      brief(scanText("x\nopen(\n   close", { file: "a.py", language: "python", ruleSet: spanning })),
+    ).toEqual(["py.spans@2:1 medium [open(]"]);
   });
 });
 
@@ -162,7 +169,13 @@ describe("compareFindings", () => {
       excerpt: "",
       language: null,
     });
-    const sorted = [make("b", 1, 1, "x"), make("a", 2, 1, "x"), make("a", 1, 5, "x"), make("a", 1, 5, "a"), make("B", 9, 9, "x")]
+    const sorted = [
+      make("b", 1, 1, "x"),
+      make("a", 2, 1, "x"),
+      make("a", 1, 5, "x"),
+      make("a", 1, 5, "a"),
+      make("B", 9, 9, "x"),
+    ]
       .sort(compareFindings)
       .map((f) => `${f.file}:${f.line}:${f.column}:${f.ruleId}`);
     expect(sorted).toEqual(["B:9:9:x", "a:1:5:a", "a:1:5:x", "a:2:1:x", "b:1:1:x"]);

@@ -7,21 +7,32 @@ import { SkillgateError } from "../../runtime/errors.js";
 import { defaultRulesFile, loadRules, parseRules, scanText } from "../../runtime/scan/index.js";
 
 const ok = "{id: py.a, pattern: x, languages: [python], severity: low, message: m}";
-const withRules = (...rules: string[]): string => `version: 1\nrules:\n${rules.map((rule) => `  - ${rule}\n`).join("")}`;
+const withRules = (...rules: string[]): string =>
+  `version: 1\nrules:\n${rules.map((rule) => `  - ${rule}\n`).join("")}`;
 
 const PROBLEMS: Array<[name: string, text: string, problems: string[]]> = [
   [
     "YAML syntax error",
     "version: 1\nrules: [\n",
-    ["YAML error at line 3, column 1: Flow sequence in block collection must be sufficiently indented and end with a ]"],
+    [
+      "YAML error at line 3, column 1: Flow sequence in block collection must be sufficiently indented and end with a ]",
+    ],
   ],
-  ["duplicate YAML key", "version: 1\nversion: 2\nrules: []\n", ["YAML error at line 2, column 1: Map keys must be unique"]],
+  [
+    "duplicate YAML key",
+    "version: 1\nversion: 2\nrules: []\n",
+    ["YAML error at line 2, column 1: Map keys must be unique"],
+  ],
   [
     "not a mapping",
     "- a\n- b\n",
     ["(top level): the file must be a mapping with `version: 1` and `rules: [...]`, got a list"],
   ],
-  ["empty file", "", ["(top level): the file must be a mapping with `version: 1` and `rules: [...]`, got nothing"]],
+  [
+    "empty file",
+    "",
+    ["(top level): the file must be a mapping with `version: 1` and `rules: [...]`, got nothing"],
+  ],
   ["wrong version", `version: 2\nrules:\n  - ${ok}\n`, ["version: must be 1, got 2"]],
   ["no rules", "version: 1\nrules: []\n", ["rules: must hold at least one rule"]],
   [
@@ -59,7 +70,9 @@ const PROBLEMS: Array<[name: string, text: string, problems: string[]]> = [
   [
     "pattern valid only without the u flag",
     withRules("{id: py.a, pattern: '\\-x', flags: u, languages: [python], severity: low, message: m}"),
-    ['rules[0].pattern (rule py.a): does not compile: Invalid regular expression: /\\-x/gmu: Invalid escape (with flags "u")'],
+    [
+      'rules[0].pattern (rule py.a): does not compile: Invalid regular expression: /\\-x/gmu: Invalid escape (with flags "u")',
+    ],
   ],
   [
     "duplicate rule id",
@@ -78,7 +91,9 @@ const PROBLEMS: Array<[name: string, text: string, problems: string[]]> = [
   [
     "bad requires regex",
     withRules("{id: py.a, pattern: x, requires: '[', languages: [python], severity: low, message: m}"),
-    ["rules[0].requires (rule py.a): does not compile: Invalid regular expression: /[/gm: Unterminated character class"],
+    [
+      "rules[0].requires (rule py.a): does not compile: Invalid regular expression: /[/gm: Unterminated character class",
+    ],
   ],
 ];
 
@@ -89,7 +104,9 @@ describe("parseRules", () => {
 
   it("compiles a valid file: gm plus extra flags, requires, deduplicated languages, collapsed message", () => {
     const result = parseRules(
-      withRules("{id: sh.b, pattern: 'ab', requires: 'zz', flags: i, languages: [shell, shell], severity: critical, message: \"  two\\n  lines \"}"),
+      withRules(
+        "{id: sh.b, pattern: 'ab', requires: 'zz', flags: i, languages: [shell, shell], severity: critical, message: \"  two\\n  lines \"}",
+      ),
       "/r.yaml",
     );
     expect(result.ok).toBe(true);
@@ -100,7 +117,9 @@ describe("parseRules", () => {
     expect(rule?.requires?.source).toBe("zz");
     expect(rule?.languages).toEqual(["shell"]);
     expect(rule?.message).toBe("two lines");
-    expect(scanText("AB\nZZ", { file: "f", language: "shell", ruleSet: result.ruleSet }).map((f) => f.ruleId)).toEqual(["sh.b"]);
+    expect(
+      scanText("AB\nZZ", { file: "f", language: "shell", ruleSet: result.ruleSet }).map((f) => f.ruleId),
+    ).toEqual(["sh.b"]);
   });
 });
 
@@ -122,7 +141,10 @@ describe("loadRules", () => {
 
   it("throws CONFIG_INVALID naming the file, each problem and the fix", async () => {
     const file = join(dir, "bad.yaml");
-    await writeFile(file, withRules("{id: py.a, pattern: '(', languages: [python], severity: severe, message: m}"));
+    await writeFile(
+      file,
+      withRules("{id: py.a, pattern: '(', languages: [python], severity: severe, message: m}"),
+    );
     const error = await loadRules(file).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(SkillgateError);
     expect((error as SkillgateError).code).toBe("CONFIG_INVALID");

@@ -1,10 +1,12 @@
 // Table tests: every bundled rule, in every language it covers, against small real snippets that should and should not fire.
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: the snippets are source text under test, not templates
 import { beforeAll, describe, expect, it } from "vitest";
 import { loadRules, type RuleSet, type ScanLanguage, scanText } from "../../runtime/scan/index.js";
 
 type Case = [ruleId: string, language: ScanLanguage, snippet: string, positions: string[]];
 
 /** positions: "line:column" of each finding of that rule in the snippet; [] means the rule must stay silent. */
+// biome-ignore format: one case per line keeps the table readable
 const CASES: Case[] = [
   // eval / exec
   ["py.eval-exec", "python", "exec(code)", ["1:1"]],
@@ -220,7 +222,8 @@ describe("bundled rules, per rule and language", () => {
         const positive = CASES.some((c) => c[0] === rule.id && c[1] === language && c[3].length > 0);
         if (!positive) missing.push(`${rule.id} has no positive ${language} case`);
       }
-      if (!CASES.some((c) => c[0] === rule.id && c[3].length === 0)) missing.push(`${rule.id} has no negative case`);
+      if (!CASES.some((c) => c[0] === rule.id && c[3].length === 0))
+        missing.push(`${rule.id} has no negative case`);
     }
     expect(missing).toEqual([]);
   });
@@ -265,7 +268,7 @@ const BENIGN: Array<[ScanLanguage, string]> = [
       'import { join } from "node:path";',
       "export interface Row { name: string; count: number }",
       "export function summarise(rows: Row[]): string {",
-      "  return rows.map((row) => `${row.name}: ${row.count}`).join(\"\\n\");",
+      '  return rows.map((row) => `${row.name}: ${row.count}`).join("\\n");',
       "}",
       'const helper = await import("./helper.js");',
       "const total = helper.sum([1, 2, 3]);",

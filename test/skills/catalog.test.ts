@@ -3,7 +3,7 @@ import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { type Catalog, createCatalog } from "../../runtime/skills/index.js";
+import { type Catalog, createCatalog, scanSkillRoot } from "../../runtime/skills/index.js";
 import { skill, skillMd, tempDir, writeTree } from "./helpers.js";
 
 const cleanup: Array<() => void> = [];
@@ -57,9 +57,9 @@ describe.each(["watch", "rescan"] as const)("createCatalog (%s)", (strategy) => 
     fs.writeFileSync(path.join(dir, "grp/new/gamma/SKILL.md"), "no frontmatter\n");
     const broken = catalog.snapshot();
     expect(broken.skills.map((record) => record.id)).toEqual(["beta", "grp/alpha"]);
-    expect(broken.skipped.map((diagnostic) => [path.relative(dir, diagnostic.path), diagnostic.code])).toEqual([
-      ["grp/new/gamma/SKILL.md", "NO_FRONTMATTER"],
-    ]);
+    expect(
+      broken.skipped.map((diagnostic) => [path.relative(dir, diagnostic.path), diagnostic.code]),
+    ).toEqual([["grp/new/gamma/SKILL.md", "NO_FRONTMATTER"]]);
     fs.writeFileSync(path.join(dir, "grp/new/gamma/SKILL.md"), skillMd("gamma"));
     expect(ids(catalog)).toEqual(["beta", "grp/alpha", "grp/new/gamma"]);
     expect(catalog.snapshot().skipped).toEqual([]);
@@ -81,6 +81,80 @@ describe.each(["watch", "rescan"] as const)("createCatalog (%s)", (strategy) => 
     const script = `require("node:fs").writeFileSync(${JSON.stringify(file)}, ${JSON.stringify(skillMd("one", "From a child."))})`;
     execFileSync(process.execPath, ["-e", script]);
     expect(catalog.get("one")?.description).toBe("From a child.");
+    expect(catalog.activeStrategy()).toBe(strategy);
+  });
+
+  it("keeps watching folders that were deleted, moved away or replaced and then re-created", () => {
+    const dir = writeTree(root(), { ...skill("grp/one"), ...skill("grp/two") });
+    const catalog = open(dir, strategy);
+    expect(ids(catalog)).toEqual(["grp/one", "grp/two"]);
+
+    // Replace the whole group (rm -rf, recreate with the same names): old watches are dead.
+    fs.rmSync(path.join(dir, "grp"), { recursive: true });
+    writeTree(dir, { ...skill("grp/one"), ...skill("grp/two") });
+    expect(ids(catalog)).toEqual(["grp/one", "grp/two"]);
+    fs.writeFileSync(path.join(dir, "grp/two/SKILL.md"), skillMd("two", "Edited after replace."));
+    expect(catalog.get("grp/two")?.description).toBe("Edited after replace.");
+
+    // Move the group away and create a new one with the same name and a same-named sub-folder.
+    fs.renameSync(path.join(dir, "grp"), path.join(dir, "old-grp"));
+    writeTree(dir, skill("grp/one", { "scripts/new.py": "" }));
+    expect(ids(catalog)).toEqual(["grp/one", "old-grp/one", "old-grp/two"]);
+    expect(catalog.get("grp/one")?.scripts).toEqual(["new.py"]);
+    fs.writeFileSync(path.join(dir, "grp/one/scripts/second.py"), "");
+    fs.writeFileSync(path.join(dir, "old-grp/one/SKILL.md"), skillMd("one", "Moved and edited."));
+    expect(catalog.get("grp/one")?.scripts).toEqual(["new.py", "second.py"]);
+    expect(catalog.get("old-grp/one")?.description).toBe("Moved and edited.");
+
+    // Replace a scripts/ folder wholesale.
+    fs.rmSync(path.join(dir, "grp/one/scripts"), { recursive: true });
+    writeTree(dir, { "grp/one/scripts/replaced.sh": "" });
+    expect(catalog.get("grp/one")?.scripts).toEqual(["replaced.sh"]);
+    fs.writeFileSync(path.join(dir, "grp/one/scripts/after.sh"), "");
+    expect(catalog.get("grp/one")?.scripts).toEqual(["after.sh", "replaced.sh"]);
+    expect(catalog.activeStrategy()).toBe(strategy);
+  });
+
+  it.each([11, 23, 37])("always equals a fresh scan after random edits (model check, seed %i)", (start) => {
+    const dir = writeTree(root(), { ...skill("a/x"), ...skill("b") });
+    const catalog = open(dir, strategy);
+    let seed = start;
+    const pick = <T>(items: T[]): T => {
+      seed = (seed * 48271) % 2147483647;
+      return items[seed % items.length] as T;
+    };
+    const folders = ["a", "a/x", "a/y", "b", "b/c", "c", "c/d/e", "a/x/scripts", "b/scripts"];
+    for (let step = 0; step < 100; step++) {
+      const folder = path.join(dir, pick(folders));
+      const action = pick(["write", "write", "break", "script", "unscript", "remove", "move", "replace"]);
+      fs.mkdirSync(folder, { recursive: true });
+      if (action === "write")
+        fs.writeFileSync(path.join(folder, "SKILL.md"), skillMd(path.basename(folder), `Step ${step}.`));
+      if (action === "break") fs.writeFileSync(path.join(folder, "SKILL.md"), `---\nname: [\n---\n`);
+      if (action === "script") writeTree(folder, { [`scripts/s${step % 3}.py`]: "" });
+      if (action === "unscript") fs.rmSync(path.join(folder, `scripts/s${step % 3}.py`), { force: true });
+      if (action === "remove") fs.rmSync(folder, { recursive: true, force: true });
+      if (action === "move") {
+        const target = path.join(dir, pick(folders));
+        const related =
+          target === folder || target.startsWith(`${folder}/`) || folder.startsWith(`${target}/`);
+        if (!related) {
+          fs.rmSync(target, { recursive: true, force: true });
+          fs.mkdirSync(path.dirname(target), { recursive: true });
+          fs.renameSync(folder, target);
+        }
+      }
+      if (action === "replace") {
+        fs.rmSync(folder, { recursive: true, force: true });
+        writeTree(folder, { "SKILL.md": skillMd(path.basename(folder), `Replaced ${step}.`) });
+      }
+      const fresh = scanSkillRoot(dir);
+      const live = catalog.snapshot();
+      expect({ skills: live.skills, skipped: live.skipped }, `step ${step}: ${action} ${folder}`).toEqual({
+        skills: fresh.skills,
+        skipped: fresh.skipped,
+      });
+    }
     expect(catalog.activeStrategy()).toBe(strategy);
   });
 

@@ -26,7 +26,13 @@ const ids = (dir: string, options = {}) => scanSkillRoot(dir, options).skills.ma
 
 describe("catalog order and ids", () => {
   it("orders by code point per path segment: a < a/b < a-b", () => {
-    const dir = writeTree(root(), { ...skill("a-b"), ...skill("a/b"), ...skill("a"), ...skill("B"), ...skill("b") });
+    const dir = writeTree(root(), {
+      ...skill("a-b"),
+      ...skill("a/b"),
+      ...skill("a"),
+      ...skill("B"),
+      ...skill("b"),
+    });
     expect(ids(dir)).toEqual(["B", "a", "a/b", "a-b", "b"]);
   });
 
@@ -61,12 +67,21 @@ describe("catalog order and ids", () => {
   });
 
   it("needs a file named exactly SKILL.md", () => {
-    const dir = writeTree(root(), { "lower/skill.md": skillMd("lower"), "ok/SKILL.md": skillMd("ok"), "dir/SKILL.md/x": "" });
+    const dir = writeTree(root(), {
+      "lower/skill.md": skillMd("lower"),
+      "ok/SKILL.md": skillMd("ok"),
+      "dir/SKILL.md/x": "",
+    });
     expect(ids(dir)).toEqual(["ok"]);
   });
 
   it("skips .git and node_modules", () => {
-    const dir = writeTree(root(), { ...skill("node_modules/pkg"), ...skill(".git/hooks"), ...skill(".hidden"), ...skill("ok") });
+    const dir = writeTree(root(), {
+      ...skill("node_modules/pkg"),
+      ...skill(".git/hooks"),
+      ...skill(".hidden"),
+      ...skill("ok"),
+    });
     expect(ids(dir)).toEqual([".hidden", "ok"]);
   });
 });
@@ -106,7 +121,8 @@ describe("bounds", () => {
       {
         path: path.join(dir, "a/b"),
         code: "DEPTH_LIMIT",
-        message: "folder a/b is at the depth limit (2); its sub-folders were not scanned — move skills higher or raise maxDepth",
+        message:
+          "folder a/b is at the depth limit (2); its sub-folders were not scanned — move skills higher or raise maxDepth",
         severity: "warning",
       },
     ]);
@@ -132,13 +148,19 @@ describe("bad skills never stop the scan", () => {
   it("skips a non-UTF-8 file and a broken frontmatter while siblings load", () => {
     const dir = writeTree(root(), {
       ...skill("a-good"),
-      "b-latin1/SKILL.md": Buffer.concat([Buffer.from("---\nname: b-latin1\ndescription: caf"), Buffer.from([0xe9]), Buffer.from("\n---\n")]),
+      "b-latin1/SKILL.md": Buffer.concat([
+        Buffer.from("---\nname: b-latin1\ndescription: caf"),
+        Buffer.from([0xe9]),
+        Buffer.from("\n---\n"),
+      ]),
       "c-nofm/SKILL.md": "# just markdown\n",
       ...skill("d-good"),
     });
     const snapshot = scanSkillRoot(dir);
     expect(snapshot.skills.map((record) => record.id)).toEqual(["a-good", "d-good"]);
-    expect(snapshot.skipped.map((diagnostic) => [path.relative(dir, diagnostic.path), diagnostic.code])).toEqual([
+    expect(
+      snapshot.skipped.map((diagnostic) => [path.relative(dir, diagnostic.path), diagnostic.code]),
+    ).toEqual([
       ["b-latin1/SKILL.md", "NOT_UTF8"],
       ["c-nofm/SKILL.md", "NO_FRONTMATTER"],
     ]);
@@ -146,7 +168,13 @@ describe("bad skills never stop the scan", () => {
 
   it("skips unreadable SKILL.md files (dangling link, link loop, FIFO) without blocking", () => {
     // We run as root in CI, so chmod 000 would not make a file unreadable; these fail to read for anyone.
-    const dir = writeTree(root(), { ...skill("a-good"), "b-dangling/x": "", "c-loop/x": "", "d-fifo/x": "", ...skill("e-good") });
+    const dir = writeTree(root(), {
+      ...skill("a-good"),
+      "b-dangling/x": "",
+      "c-loop/x": "",
+      "d-fifo/x": "",
+      ...skill("e-good"),
+    });
     fs.symlinkSync(path.join(dir, "nowhere.md"), path.join(dir, "b-dangling/SKILL.md"));
     fs.symlinkSync("SKILL.md", path.join(dir, "c-loop/SKILL.md"));
     execFileSync("mkfifo", [path.join(dir, "d-fifo/SKILL.md")]);
@@ -226,14 +254,19 @@ describe("symlinks", () => {
 
   it("refuses a SKILL.md symlink that points outside the root; accepts one inside", () => {
     const outside = writeTree(root(), { "x/SKILL.md": skillMd("escape") });
-    const dir = writeTree(root(), { ...skill("good"), "escape/x": "", "inside/x": "", "shared/inside.md": skillMd("inside") });
+    const dir = writeTree(root(), {
+      ...skill("good"),
+      "escape/x": "",
+      "inside/x": "",
+      "shared/inside.md": skillMd("inside"),
+    });
     fs.symlinkSync(path.join(outside, "x/SKILL.md"), path.join(dir, "escape/SKILL.md"));
     fs.symlinkSync(path.join(dir, "shared/inside.md"), path.join(dir, "inside/SKILL.md"));
     const snapshot = scanSkillRoot(dir);
     expect(snapshot.skills.map((record) => record.id)).toEqual(["good", "inside"]);
-    expect(snapshot.skipped.map((diagnostic) => [path.relative(dir, diagnostic.path), diagnostic.code])).toEqual([
-      ["escape/SKILL.md", "SYMLINK_ESCAPE"],
-    ]);
+    expect(
+      snapshot.skipped.map((diagnostic) => [path.relative(dir, diagnostic.path), diagnostic.code]),
+    ).toEqual([["escape/SKILL.md", "SYMLINK_ESCAPE"]]);
   });
 });
 

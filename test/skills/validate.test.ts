@@ -1,15 +1,21 @@
 // Table tests for SKILL.md parsing in the ucagent, strict and lenient modes, with exact messages.
 import { describe, expect, it } from "vitest";
-import { type ValidationMode, parseSkillFile } from "../../runtime/skills/index.js";
+import { parseSkillFile, type ValidationMode } from "../../runtime/skills/index.js";
 
 const FILE = "/skills/my-skill/SKILL.md";
 const ok = "---\nname: my-skill\ndescription: Finds bugs.\n---\n# Body\n";
 
 function run(content: string | Buffer, mode: ValidationMode = "ucagent", file = FILE) {
-  const result = parseSkillFile(typeof content === "string" ? Buffer.from(content, "utf8") : content, file, mode);
+  const result = parseSkillFile(
+    typeof content === "string" ? Buffer.from(content, "utf8") : content,
+    file,
+    mode,
+  );
   return {
     ok: result.ok,
-    problems: result.diagnostics.map((diagnostic) => `${diagnostic.severity} ${diagnostic.code}: ${diagnostic.message}`),
+    problems: result.diagnostics.map(
+      (diagnostic) => `${diagnostic.severity} ${diagnostic.code}: ${diagnostic.message}`,
+    ),
     parsed: result.parsed,
   };
 }
@@ -128,12 +134,16 @@ describe("required fields (skip in every mode)", () => {
     [
       "name null",
       "---\nname:\ndescription: Finds bugs.\n---\n",
-      ['error NAME_NOT_STRING: field "name" must be a string, got null; write it as text, e.g. name: my-skill'],
+      [
+        'error NAME_NOT_STRING: field "name" must be a string, got null; write it as text, e.g. name: my-skill',
+      ],
     ],
     [
       "name a number",
       "---\nname: 42\ndescription: Finds bugs.\n---\n",
-      ['error NAME_NOT_STRING: field "name" must be a string, got a number (42); write it as text, e.g. name: my-skill'],
+      [
+        'error NAME_NOT_STRING: field "name" must be a string, got a number (42); write it as text, e.g. name: my-skill',
+      ],
     ],
     [
       "description missing",
@@ -145,7 +155,9 @@ describe("required fields (skip in every mode)", () => {
     [
       "description empty",
       "---\nname: my-skill\ndescription: ''\n---\n",
-      ['error DESCRIPTION_EMPTY: field "description" is empty; describe what the skill does and when to use it'],
+      [
+        'error DESCRIPTION_EMPTY: field "description" is empty; describe what the skill does and when to use it',
+      ],
     ],
     [
       "description a list",
@@ -249,7 +261,11 @@ describe("ucagent mode: warn but load", () => {
   });
 
   it("skips non-UTF-8 content", () => {
-    const bytes = Buffer.concat([Buffer.from("---\nname: my-skill\ndescription: caf"), Buffer.from([0xe9]), Buffer.from("\n---\n")]);
+    const bytes = Buffer.concat([
+      Buffer.from("---\nname: my-skill\ndescription: caf"),
+      Buffer.from([0xe9]),
+      Buffer.from("\n---\n"),
+    ]);
     expect(run(bytes).problems).toEqual([
       "error NOT_UTF8: SKILL.md is not valid UTF-8 (invalid byte sequence); re-save it with UTF-8 encoding",
     ]);
@@ -303,11 +319,17 @@ describe("strict mode: the Agent Skills spec as skills-ref applies it", () => {
 
   it("counts code points: 64 emoji-free CJK letters pass, 65 fail; 1024 emoji in a description pass", () => {
     const name64 = "技".repeat(64);
-    expect(run(`---\nname: ${name64}\ndescription: "${"😀".repeat(1024)}"\n---\n`, "strict", `/s/${name64}/SKILL.md`).problems).toEqual(
-      [],
-    );
+    expect(
+      run(
+        `---\nname: ${name64}\ndescription: "${"😀".repeat(1024)}"\n---\n`,
+        "strict",
+        `/s/${name64}/SKILL.md`,
+      ).problems,
+    ).toEqual([]);
     const name65 = "技".repeat(65);
-    expect(run(`---\nname: ${name65}\ndescription: d\n---\n`, "strict", `/s/${name65}/SKILL.md`).problems).toEqual([
+    expect(
+      run(`---\nname: ${name65}\ndescription: d\n---\n`, "strict", `/s/${name65}/SKILL.md`).problems,
+    ).toEqual([
       `error NAME_TOO_LONG: name "${name65}" is 65 characters long, over the limit of 64; shorten it and rename the folder to match`,
     ]);
   });
@@ -315,27 +337,44 @@ describe("strict mode: the Agent Skills spec as skills-ref applies it", () => {
   it.each([
     ["lowercase Unicode letters", "données-été", "données-été", []],
     ["CJK letters and digits", "技能-2", "技能-2", []],
-    ["uppercase Unicode letter", "Été", "Été", ['error NAME_NOT_LOWERCASE: name "Été" has uppercase letters; use "été" and rename the folder to match']],
+    [
+      "uppercase Unicode letter",
+      "Été",
+      "Été",
+      [
+        'error NAME_NOT_LOWERCASE: name "Été" has uppercase letters; use "été" and rename the folder to match',
+      ],
+    ],
     [
       "symbol",
       "a.b",
       "a.b",
-      ['error NAME_INVALID_CHARS: name "a.b" contains "."; use only lowercase letters, digits and single hyphens'],
+      [
+        'error NAME_INVALID_CHARS: name "a.b" contains "."; use only lowercase letters, digits and single hyphens',
+      ],
     ],
     [
       "emoji",
       "fix-🐛",
       "fix-🐛",
-      ['error NAME_INVALID_CHARS: name "fix-🐛" contains "🐛"; use only lowercase letters, digits and single hyphens'],
+      [
+        'error NAME_INVALID_CHARS: name "fix-🐛" contains "🐛"; use only lowercase letters, digits and single hyphens',
+      ],
     ],
   ])("names: %s", (_label, name, folder, expected) => {
-    expect(run(`---\nname: ${name}\ndescription: d\n---\n`, "strict", `/s/${folder}/SKILL.md`).problems).toEqual(expected);
+    expect(
+      run(`---\nname: ${name}\ndescription: d\n---\n`, "strict", `/s/${folder}/SKILL.md`).problems,
+    ).toEqual(expected);
   });
 
   it("compares name and folder after NFKC normalisation", () => {
     // "ﬁle" (U+FB01 ligature) normalises to "file"; a decomposed "é" (e + U+0301) composes to "é".
-    expect(run("---\nname: file-tool\ndescription: d\n---\n", "strict", "/s/ﬁle-tool/SKILL.md").problems).toEqual([]);
-    expect(run("---\nname: café\ndescription: d\n---\n", "strict", "/s/cafe\u0301/SKILL.md").problems).toEqual([]);
+    expect(
+      run("---\nname: file-tool\ndescription: d\n---\n", "strict", "/s/ﬁle-tool/SKILL.md").problems,
+    ).toEqual([]);
+    expect(
+      run("---\nname: café\ndescription: d\n---\n", "strict", "/s/cafe\u0301/SKILL.md").problems,
+    ).toEqual([]);
     expect(run("---\nname: cafe\ndescription: d\n---\n", "strict", "/s/café/SKILL.md").problems).toEqual([
       'error NAME_MISMATCH: name "cafe" does not match the folder name "café" (compared after NFKC normalisation); set name: café or rename the folder to "cafe"',
     ]);
@@ -352,7 +391,10 @@ describe("lenient mode", () => {
   });
 
   it("quotes a plain value containing ': ' and loads the skill with a warning", () => {
-    const result = run("---\nname: my-skill\ndescription: Use when: reviewing C code\nmetadata:\n  note: a: b\n---\n", "lenient");
+    const result = run(
+      "---\nname: my-skill\ndescription: Use when: reviewing C code\nmetadata:\n  note: a: b\n---\n",
+      "lenient",
+    );
     expect(result.ok).toBe(true);
     expect(result.parsed?.description).toBe("Use when: reviewing C code");
     expect(result.parsed?.metadata).toEqual({ note: "a: b" });
@@ -370,9 +412,13 @@ describe("lenient mode", () => {
 
   it("never throws on arbitrary bytes", () => {
     for (let seed = 0; seed < 200; seed++) {
-      const bytes = Buffer.from(Array.from({ length: 64 }, (_, index) => ((seed * 31 + index * 17) ^ (index * seed)) & 0xff));
+      const bytes = Buffer.from(
+        Array.from({ length: 64 }, (_, index) => ((seed * 31 + index * 17) ^ (index * seed)) & 0xff),
+      );
       for (const mode of ["ucagent", "strict", "lenient"] as const) {
-        expect(() => parseSkillFile(Buffer.concat([Buffer.from("---\n"), bytes, Buffer.from("\n---\n")]), FILE, mode)).not.toThrow();
+        expect(() =>
+          parseSkillFile(Buffer.concat([Buffer.from("---\n"), bytes, Buffer.from("\n---\n")]), FILE, mode),
+        ).not.toThrow();
       }
     }
   });

@@ -53,7 +53,13 @@ const run = (kind: CheckerConfig["kind"], args: Record<string, unknown>) => runC
 
 describe("checkers", () => {
   it.each<[string, CheckerConfig["kind"], Record<string, unknown>, boolean, string]>([
-    ["file_exists ok", "file_exists", { paths: ["out/report.md", "{OUT}/bugs.md"] }, true, "file_exists: 2 path(s) present and non-empty."],
+    [
+      "file_exists ok",
+      "file_exists",
+      { paths: ["out/report.md", "{OUT}/bugs.md"] },
+      true,
+      "file_exists: 2 path(s) present and non-empty.",
+    ],
     [
       "file_exists missing, empty file, empty folder",
       "file_exists",
@@ -61,7 +67,13 @@ describe("checkers", () => {
       false,
       "file_exists: out/nope.md does not exist; create it as the stage task describes; out/empty.md is empty; write its content; out/empty-dir is an empty folder; put the stage's output in it.",
     ],
-    ["headings ok", "markdown_headings", { path: "{OUT}/report.md", headings: ["# Report", " ## Summary "] }, true, "markdown_headings: out/report.md has all 2 heading(s)."],
+    [
+      "headings ok",
+      "markdown_headings",
+      { path: "{OUT}/report.md", headings: ["# Report", " ## Summary "] },
+      true,
+      "markdown_headings: out/report.md has all 2 heading(s).",
+    ],
     [
       "headings missing",
       "markdown_headings",
@@ -79,7 +91,11 @@ describe("checkers", () => {
     [
       "entries with a blank field",
       "markdown_entries",
-      { path: "out/bugs.md", entry_pattern: "^## BUG-\\d+: .+$", required_fields: ["File", "Line", "Severity"] },
+      {
+        path: "out/bugs.md",
+        entry_pattern: "^## BUG-\\d+: .+$",
+        required_fields: ["File", "Line", "Severity"],
+      },
       false,
       "markdown_entries: out/bugs.md: line 7, entry '## BUG-2: null deref': missing '- **Line**: <value>'; line 7, entry '## BUG-2: null deref': missing '- **Severity**: <value>'. Add each missing field as a line '- **Field**: value' (non-empty) inside its entry.",
     ],
@@ -97,7 +113,13 @@ describe("checkers", () => {
       false,
       "markdown_entries: out/report.md has 0 entries matching /^## BUG-\\d+: .+$/ (need at least 1); start each entry with a line matching that pattern.",
     ],
-    ["regex ok", "regex_count", { path: "out/bugs.md", pattern: "^## BUG-", flags: "m", min: 2, max: 2 }, true, "regex_count: out/bugs.md has 2 match(es) of /^## BUG-/m."],
+    [
+      "regex ok",
+      "regex_count",
+      { path: "out/bugs.md", pattern: "^## BUG-", flags: "m", min: 2, max: 2 },
+      true,
+      "regex_count: out/bugs.md has 2 match(es) of /^## BUG-/m.",
+    ],
     [
       "regex too few (min defaults to 1)",
       "regex_count",
@@ -119,7 +141,13 @@ describe("checkers", () => {
       false,
       "json_schema: out/data.json does not match the schema: /items/1 must have required property 'file'; /items/1/line must be integer. Fix those fields.",
     ],
-    ["yaml against inline schema", "json_schema", { path: "out/data.yaml", schema: { type: "object", required: ["items"] } }, true, "json_schema: out/data.yaml matches the schema."],
+    [
+      "yaml against inline schema",
+      "json_schema",
+      { path: "out/data.yaml", schema: { type: "object", required: ["items"] } },
+      true,
+      "json_schema: out/data.yaml matches the schema.",
+    ],
     [
       "json syntax error",
       "json_schema",
@@ -127,7 +155,13 @@ describe("checkers", () => {
       false,
       "json_schema: out/broken.json is not valid JSON at line 1 column 3 (Expected property name or '}'); fix the syntax.",
     ],
-    ["command ok", "command", { argv: ["node", "-e", "process.exit(0)"] }, true, "command: `node -e process.exit(0)` exited with 0."],
+    [
+      "command ok",
+      "command",
+      { argv: ["node", "-e", "process.exit(0)"] },
+      true,
+      "command: `node -e process.exit(0)` exited with 0.",
+    ],
     [
       "command expected exit differs",
       "command",
@@ -153,7 +187,13 @@ describe("checkers", () => {
     [
       "command sees OUT and runs in the workspace",
       "command",
-      { argv: ["node", "-e", "process.exit(process.env.OUT === require('path').join(process.cwd(), 'out') ? 0 : 1)"] },
+      {
+        argv: [
+          "node",
+          "-e",
+          "process.exit(process.env.OUT === require('path').join(process.cwd(), 'out') ? 0 : 1)",
+        ],
+      },
       true,
       "command: `node -e process.exit(process.env.OUT === require('path').join(process.cwd(), 'out') ? 0 : 1)` exited with 0.",
     ],

@@ -12,7 +12,10 @@ const MARKER_CHECKER = {
   kind: "command",
   args: { argv: ["node", "-e", "require('fs').appendFileSync('checker-ran.txt', 'x')"] },
 };
-const REPORT_CHECKER = { kind: "markdown_headings", args: { path: "{OUT}/report.md", headings: ["# Report"] } };
+const REPORT_CHECKER = {
+  kind: "markdown_headings",
+  args: { path: "{OUT}/report.md", headings: ["# Report"] },
+};
 
 function forcedStage(name = "review", skills = [TEXT, SCRIPT]) {
   return {
@@ -24,7 +27,11 @@ function forcedStage(name = "review", skills = [TEXT, SCRIPT]) {
     skill_list: skills,
   };
 }
-const PLAIN_STAGE = { name: "plain", task: ["Finish"], checker: [{ kind: "file_exists", args: { path: "out/report.md" } }] };
+const PLAIN_STAGE = {
+  name: "plain",
+  task: ["Finish"],
+  checker: [{ kind: "file_exists", args: { path: "out/report.md" } }],
+};
 
 let ws: TestWorkspace | undefined;
 afterEach(async () => {
@@ -76,7 +83,12 @@ describe("forced stage", () => {
     const nextAction = JSON.stringify({
       skill_usage: {
         [TEXT]: { list: true, read: true, use: true },
-        [SCRIPT]: { list: true, read: true, use: false, reason: "<why this skill does not apply to this stage>" },
+        [SCRIPT]: {
+          list: true,
+          read: true,
+          use: false,
+          reason: "<why this skill does not apply to this stage>",
+        },
       },
     });
     expect(complete.structured.next_action).toBe(`SetSkillUsage(${nextAction})`);
@@ -126,7 +138,9 @@ describe("forced stage", () => {
     expect(status.text).toContain(
       `  - ${SCRIPT}: Listed yes, Read yes, Used no, Not Applicable yes (the target has no Python code)`,
     );
-    expect((await engine.current())?.evidence[SCRIPT]?.notApplicableReason).toBe("the target has no Python code");
+    expect((await engine.current())?.evidence[SCRIPT]?.notApplicableReason).toBe(
+      "the target has no Python code",
+    );
     expect((await engine.complete()).isError).toBe(false);
   });
 
@@ -200,6 +214,18 @@ describe("forced stage", () => {
     );
   });
 
+  it("only evidence that changes a flag invalidates Check: a partial read does not, completing the read does", async () => {
+    await setup([forcedStage(), PLAIN_STAGE]);
+    const engine = await ws!.engine();
+    await engine.recordList([TEXT, SCRIPT]);
+    await engine.check();
+    await engine.recordList([TEXT, SCRIPT]);
+    await engine.recordRead(TEXT, { startLine: 1, endLine: 4, totalLines: TEXT_LINES });
+    expect((await engine.current())?.checkPassed).toBe(true);
+    await engine.recordRead(TEXT, { startLine: 5, endLine: TEXT_LINES, totalLines: TEXT_LINES });
+    expect((await engine.current())?.checkPassed).toBe(false);
+  });
+
   it("an artifact edited after Check must be checked again", async () => {
     await setup([forcedStage(), PLAIN_STAGE]);
     const engine = await ws!.engine();
@@ -208,9 +234,7 @@ describe("forced stage", () => {
     await writeReport("# Report\n\nEdited after Check.\n");
     expect((await engine.current())?.checkPassed).toBe(false);
     const rejected = await engine.setSkillUsage({ [TEXT]: USED, [SCRIPT]: USED });
-    expect(rejected.text).toContain(
-      "(output files changed after the last `Check`: out/report.md).",
-    );
+    expect(rejected.text).toContain("(output files changed after the last `Check`: out/report.md).");
     await engine.check();
     expect((await engine.setSkillUsage({ [TEXT]: USED, [SCRIPT]: USED })).isError).toBe(false);
     await writeReport("# Report\n\nEdited after SetSkillUsage.\n");
@@ -333,7 +357,10 @@ describe("read coverage", () => {
   });
 
   it("reads of skills outside the stage and reads in an earlier stage do not count", async () => {
-    await setup([{ ...forcedStage("first", [SCRIPT]), force_use_skill: false }, forcedStage("second", [TEXT])]);
+    await setup([
+      { ...forcedStage("first", [SCRIPT]), force_use_skill: false },
+      forcedStage("second", [TEXT]),
+    ]);
     const engine = await ws!.engine();
     expect(await engine.recordRead(TEXT, wholeFile(TEXT_LINES))).toBe(false);
     await engine.recordRead(SCRIPT, { startLine: 1, endLine: 3, totalLines: SCRIPT_LINES });
@@ -369,5 +396,96 @@ describe("persistence", () => {
     const view = await restarted.current();
     expect(view?.checkPassed).toBe(false);
     expect(view?.evidence[TEXT]).toEqual({ list: true, read: true, use: false });
+  });
+});
+
+describe("tampering seen through the engine", () => {
+  it("forged evidence appended to the ledger is dropped and the next tool result warns", async () => {
+    await setup([forcedStage(), PLAIN_STAGE]);
+    const engine = await ws!.engine();
+    await engine.recordList([TEXT, SCRIPT]);
+    const lines = (await readFile(ws!.paths.ledger, "utf8")).trim().split("\n");
+    const last = JSON.parse(lines[lines.length - 1]!);
+    const forged = {
+      ...last,
+      seq: last.seq + 1,
+      prev: last.hash,
+      kind: "read",
+      data: { skill: TEXT, startLine: 1, endLine: 9, totalLines: 9 },
+    };
+    await writeFile(ws!.paths.ledger, `${JSON.stringify(forged)}\n`, { flag: "a" });
+    const status = await engine.status();
+    expect(status.text).toContain(
+      `Warning: evidence ledger ${ws!.paths.ledger}: record ${forged.seq} content does not match its hash (edited)`,
+    );
+    expect(status.structured.warnings).toHaveLength(1);
+    expect((await engine.current())?.evidence[TEXT]).toEqual({ list: true, read: false, use: false });
+  });
+
+  it("a progress file edited to claim evidence is rebuilt from the ledger with a warning", async () => {
+    await setup([forcedStage(), PLAIN_STAGE]);
+    const engine = await ws!.engine();
+    await engine.recordList([TEXT, SCRIPT]);
+    const progress = JSON.parse(await readFile(ws!.paths.progress, "utf8"));
+    progress.state.skills[TEXT] = { list: true, read: true, use: true, readRanges: [[1, 9]], totalLines: 9 };
+    await writeFile(ws!.paths.progress, JSON.stringify(progress));
+    const result = await engine.check();
+    expect(result.text).toContain(
+      `Warning: the progress checkpoint ${ws!.paths.progress} failed verification`,
+    );
+    expect((await engine.current())?.evidence[TEXT]).toEqual({ list: true, read: false, use: false });
+  });
+});
+
+describe("Status", () => {
+  it("shows stages, the current stage and per-skill flags; disabled and missing-folder variants", async () => {
+    await setup([forcedStage(), PLAIN_STAGE]);
+    const engine = await ws!.engine();
+    await engine.recordList([TEXT]);
+    const status = await engine.status();
+    expect(status.text).toBe(
+      [
+        "Progress: 0/2 stages completed; current stage 0: 'review'.",
+        "Stages:",
+        "  [>] 0. review (current)",
+        "  [ ] 1. plain (pending)",
+        "Description: Review the target",
+        "Tasks:",
+        "  - Write out/report.md",
+        "Stage skills (Complete is gated on them):",
+        `  - ${TEXT}: Listed yes, Read no (no lines read yet), Used no, Not Applicable no`,
+        `  - ${SCRIPT}: Listed no, Read no (no lines read yet), Used no, Not Applicable no`,
+        "Check: not passed (`Check` has not run on the current evidence of this stage).",
+        "SetSkillUsage: not validated (SetSkillUsage has not accepted a usage report in this stage).",
+        "Before Complete:",
+        `  - ${TEXT}: read .ucagent/skills/${TEXT}/SKILL.md with \`ReadTextFile\`; apply its method, then report use: true with \`SetSkillUsage\` (or use: false with a reason)`,
+        `  - ${SCRIPT}: call \`ListSkill\`; read .ucagent/skills/${SCRIPT}/SKILL.md with \`ReadTextFile\`; run its script with \`RunSkillScript\` (or report use: false with a reason via \`SetSkillUsage\`)`,
+        `  - then \`Check\` and SetSkillUsage(${JSON.stringify({ skill_usage: { [TEXT]: { list: true, read: true, use: true }, [SCRIPT]: { list: true, read: true, use: false, reason: "<why this skill does not apply to this stage>" } } })})`,
+      ].join("\n"),
+    );
+    expect(status.structured.gate).toMatchObject({
+      applies: true,
+      ok: false,
+      code: "SKILL_USAGE_INCOMPLETE",
+    });
+    await rm(ws!.paths.skillsDir, { recursive: true, force: true });
+    const missing = await engine.status();
+    expect(missing.text).toContain(
+      "  The workspace skill folder is missing: run `skillgate init` to restore it.",
+    );
+    expect(missing.text).toContain(
+      `  - ${TEXT}: Listed yes, Read no (no lines read yet), Used no, Not Applicable no [missing from the workspace skill folder]`,
+    );
+  });
+
+  it("with skills disabled says so and lists no skills", async () => {
+    await setup([forcedStage(), PLAIN_STAGE], { skillsEnabled: false });
+    const engine = await ws!.engine();
+    const status = await engine.status();
+    expect(status.text).toContain(
+      "Skills: skill support is disabled; complete the stage from its tasks and checkers.",
+    );
+    expect(status.structured.skills).toEqual([]);
+    expect(status.structured.gate).toEqual({ applies: false });
   });
 });

@@ -1,6 +1,7 @@
 // Test workspaces for the stage engine: temp folder, copied fixture skills, config, runtime config, engine factory.
-import { cp, mkdir, mkdtemp, rm } from "node:fs/promises";
+
 import { existsSync } from "node:fs";
+import { mkdir, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { ConfigSchema, type SkillgateConfig } from "../../runtime/config/schema.js";
@@ -8,6 +9,7 @@ import { scanSkillRoot } from "../../runtime/skills/index.js";
 import type { CatalogSnapshot } from "../../runtime/skills/types.js";
 import { createStageEngine, type SkillgateStageEngine } from "../../runtime/stage/index.js";
 import type { RuntimeConfig } from "../../runtime/tools/types.js";
+import { initWorkspace } from "../../runtime/workspace/index.js";
 import { type WorkspacePaths, workspacePaths } from "../../runtime/workspace/paths.js";
 
 export const FIXTURE_SKILLS = resolve(import.meta.dirname, "../fixtures/stage/skills");
@@ -28,8 +30,6 @@ export interface WorkspaceOptions {
   stages: unknown[];
   skillsEnabled?: boolean;
   generalSkills?: string[];
-  /** Copy the fixture skill tree into <ws>/.ucagent/skills (default true). */
-  copySkills?: boolean;
 }
 
 export async function makeWorkspace(options: WorkspaceOptions): Promise<TestWorkspace> {
@@ -39,23 +39,19 @@ export async function makeWorkspace(options: WorkspaceOptions): Promise<TestWork
   await mkdir(join(root, "out"), { recursive: true });
   await mkdir(home, { recursive: true });
   const paths = workspacePaths(root);
-  if (options.copySkills !== false) await cp(FIXTURE_SKILLS, paths.skillsDir, { recursive: true });
   const skillsEnabled = options.skillsEnabled ?? true;
   const config = ConfigSchema.parse({
     stage: options.stages,
-    skill: { use_skill: skillsEnabled, general_skill_list: options.generalSkills ?? [] },
+    skill: {
+      use_skill: skillsEnabled,
+      general_skill_list: options.generalSkills ?? [],
+      pack_path: FIXTURE_SKILLS,
+    },
   });
-  const runtime: RuntimeConfig = {
-    schema_version: 1,
-    workspace: root,
-    DUT: join(root, "dut"),
-    OUT: join(root, "out"),
-    skills_enabled: skillsEnabled,
-    skills_dir: paths.skillsDir,
-    pack_path: null,
-    initialised_at: new Date(0).toISOString(),
-  };
-  const catalog = () => (skillsEnabled && existsSync(paths.skillsDir) ? scanSkillRoot(paths.skillsDir) : null);
+  // The real init: copies the fixture pack read-only and records the manifest hooks are verified against.
+  const { runtimeConfig: runtime } = await initWorkspace({ workspace: root, config });
+  const catalog = () =>
+    skillsEnabled && existsSync(paths.skillsDir) ? scanSkillRoot(paths.skillsDir) : null;
   return {
     root,
     home,

@@ -1,5 +1,5 @@
 // Skill hooks: loaded once per stage instance and per process, idempotent across re-entries and restarts, failures isolated.
-import { writeFile } from "node:fs/promises";
+import { chmod, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { makeWorkspace, type TestWorkspace } from "./helpers.js";
@@ -9,7 +9,10 @@ interface Counters {
   setups: number;
 }
 const counters = () =>
-  ((globalThis as Record<string, unknown>).__skillgateHookCounters as Counters | undefined) ?? { modules: 0, setups: 0 };
+  ((globalThis as Record<string, unknown>).__skillgateHookCounters as Counters | undefined) ?? {
+    modules: 0,
+    setups: 0,
+  };
 
 let ws: TestWorkspace | undefined;
 afterEach(async () => {
@@ -23,7 +26,13 @@ describe("skill hooks", () => {
   it("load once across 5 re-entries and a restart, and shape the tasks exactly once", async () => {
     ws = await makeWorkspace({
       stages: [
-        { name: "hooked", task: ["Base task"], skill_list: ["hooked/adds-task"], force_use_skill: false, checker: PASSING },
+        {
+          name: "hooked",
+          task: ["Base task"],
+          skill_list: ["hooked/adds-task"],
+          force_use_skill: false,
+          checker: PASSING,
+        },
         { name: "after", task: ["Later"], checker: PASSING },
       ],
     });
@@ -34,14 +43,14 @@ describe("skill hooks", () => {
       const view = await engine.current();
       expect(view?.tasks).toEqual(["Base task", "Hooked task for hooked"]);
     }
-    expect(counters().modules - start.modules).toBeLessThanOrEqual(1);
+    expect(counters().modules - start.modules).toBe(1);
     expect(counters().setups - start.setups).toBe(1);
     const restarted = await ws.engine();
     expect((await restarted.current())?.tasks).toEqual(["Base task", "Hooked task for hooked"]);
     expect((await restarted.status()).text).toContain("  - Hooked task for hooked");
     // A new engine has a new stage instance: setupStage runs for it once; the module is not evaluated again.
     expect(counters().setups - start.setups).toBe(2);
-    expect(counters().modules - start.modules).toBeLessThanOrEqual(1);
+    expect(counters().modules - start.modules).toBe(1);
     // Completing the stage moves on; the next stage has no hooks.
     expect((await restarted.complete()).isError).toBe(false);
     expect((await restarted.current())?.tasks).toEqual(["Later"]);
@@ -87,7 +96,15 @@ describe("skill hooks", () => {
 
   it("warnings from hooks reach the next tool result", async () => {
     ws = await makeWorkspace({
-      stages: [{ name: "s", task: ["Base"], skill_list: ["hooked/throws"], force_use_skill: false, checker: PASSING }],
+      stages: [
+        {
+          name: "s",
+          task: ["Base"],
+          skill_list: ["hooked/throws"],
+          force_use_skill: false,
+          checker: PASSING,
+        },
+      ],
     });
     await writeFile(join(ws.root, "out", "report.md"), "x");
     const engine = await ws.engine();
@@ -96,6 +113,32 @@ describe("skill hooks", () => {
     expect(result.text).toContain("Warning: hooks.ts of skill 'hooked/throws'");
     expect(result.structured.warnings).toHaveLength(1);
     expect((await engine.check()).structured.warnings).toBeUndefined();
+  });
+
+  it("a hooks.ts modified after init is not loaded", async () => {
+    ws = await makeWorkspace({
+      stages: [
+        {
+          name: "s",
+          task: ["Base"],
+          skill_list: ["hooked/adds-task"],
+          force_use_skill: false,
+          checker: PASSING,
+        },
+      ],
+    });
+    const file = join(ws.paths.skillsDir, "hooked", "adds-task", "hooks.ts");
+    await chmod(file, 0o644);
+    await writeFile(
+      file,
+      'export function setupStage(stage: any) { stage.addHook("getTasks", () => ["forged"]); }\n',
+    );
+    const engine = await ws.engine();
+    expect((await engine.current())?.tasks).toEqual(["Base"]);
+    const [warning] = engine.drainWarnings();
+    expect(warning).toMatch(
+      /^hooks\.ts of skill 'hooked\/adds-task' \(.+\) was not loaded: script hooked\/adds-task\/hooks\.ts was modified after init \(hash [0-9a-f]{12} != [0-9a-f]{12}\); re-run: skillgate init .+$/,
+    );
   });
 
   it("with skills disabled no hook runs and tasks are unchanged", async () => {

@@ -115,7 +115,9 @@ const cases: Case[] = [
     name: "use: true with a reason",
     evidence: "full",
     input: { [TEXT]: { ...USED, reason: "because" }, [SCRIPT]: USED },
-    lines: [`skill_usage['${TEXT}'] has use: true with a reason; a reason is only for use: false, remove it.`],
+    lines: [
+      `skill_usage['${TEXT}'] has use: true with a reason; a reason is only for use: false, remove it.`,
+    ],
     next: "SetSkillUsage",
   },
   {
@@ -226,7 +228,8 @@ async function engineWith(evidence: Evidence): Promise<SkillgateStageEngine> {
 }
 
 beforeAll(async () => {
-  for (const evidence of ["none", "listed", "read", "full"] as const) engines.set(evidence, await engineWith(evidence));
+  for (const evidence of ["none", "listed", "read", "full"] as const)
+    engines.set(evidence, await engineWith(evidence));
 });
 
 afterAll(async () => {

@@ -52,7 +52,16 @@ describe("validateWorkflow", () => {
       {
         stage: [
           stage({
-            skill_list: ["../outside", "/abs/path", "review/missing", "text-method", "broken/no-frontmatter", "", "review/text-method", "./review/text-method"],
+            skill_list: [
+              "../outside",
+              "/abs/path",
+              "review/missing",
+              "text-method",
+              "broken/no-frontmatter",
+              "",
+              "review/text-method",
+              "./review/text-method",
+            ],
           }),
         ],
       },
@@ -107,7 +116,12 @@ describe("validateWorkflow", () => {
       {
         stage: [
           stage({ checker: [{ kind: "regex_count", args: { path: "x.md", pattern: "(" } }] }),
-          stage({ checker: [{ kind: "file_exists", args: {} }, { kind: "nope", args: {} }] }),
+          stage({
+            checker: [
+              { kind: "file_exists", args: {} },
+              { kind: "nope", args: {} },
+            ],
+          }),
         ],
       },
       catalog,
@@ -122,7 +136,11 @@ describe("validateWorkflow", () => {
   });
 
   it("warns about general skills that do not load", () => {
-    const diagnostics = validateWorkflow({ stage: [], skill: { general_skill_list: ["second"] } }, catalog, true);
+    const diagnostics = validateWorkflow(
+      { stage: [], skill: { general_skill_list: ["second"] } },
+      catalog,
+      true,
+    );
     expect(diagnostics).toEqual([
       {
         path: "skill.general_skill_list[0]",
@@ -146,7 +164,9 @@ describe("loadConfig agrees: force_use_skill must be a real boolean", () => {
   it("rejects a quoted 'false' with the stage's key path and file line", async () => {
     const file = join(dir, "config.yaml");
     await writeFile(file, 'stage:\n  - name: review\n    force_use_skill: "false"\n');
-    await expect(loadConfig({ workspace: dir, configFile: file, env: { SKILLGATE_HOME: join(dir, "home") } })).rejects.toThrow(
+    await expect(
+      loadConfig({ workspace: dir, configFile: file, env: { SKILLGATE_HOME: join(dir, "home") } }),
+    ).rejects.toThrow(
       `${file}:3: stage[0].force_use_skill: expected a boolean (true or false), got "false" (a string); write false without quotes`,
     );
   });

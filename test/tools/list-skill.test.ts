@@ -3,9 +3,9 @@ import { mkdirSync, mkdtempSync, renameSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import type { SkillRecord } from "../../runtime/skills/types.js";
 import { selectSkills } from "../../runtime/tools/list-skill.js";
 import { callTool } from "../../runtime/tools/registry.js";
-import type { SkillRecord } from "../../runtime/skills/types.js";
 import { type Fixture, GATE_SKILL, makeFixture, removeTree } from "./helpers.js";
 
 let fixture: Fixture | undefined;
@@ -32,10 +32,25 @@ describe("selectSkills (pure)", () => {
   const skill = (id: string) => ({ id }) as SkillRecord;
   const catalog = ["order/a", "order/b", "order/c", "order/d", "order/e"].map(skill);
   it.each([
-    { max: 3, stage: ["order/b", "order/a"], general: ["order/c", "order/d", "order/e"], want: ["order/a", "order/b", "order/c"] },
-    { max: 0, stage: ["order/b", "order/a"], general: ["order/e", "order/c", "order/d"], want: ["order/a", "order/b", "order/c", "order/d", "order/e"] },
+    {
+      max: 3,
+      stage: ["order/b", "order/a"],
+      general: ["order/c", "order/d", "order/e"],
+      want: ["order/a", "order/b", "order/c"],
+    },
+    {
+      max: 0,
+      stage: ["order/b", "order/a"],
+      general: ["order/e", "order/c", "order/d"],
+      want: ["order/a", "order/b", "order/c", "order/d", "order/e"],
+    },
     { max: 1, stage: ["order/b", "order/a"], general: ["order/c"], want: ["order/a", "order/b"] },
-    { max: 15, stage: [], general: ["./order/d/", "order//c", "order/a"], want: ["order/a", "order/c", "order/d"] },
+    {
+      max: 15,
+      stage: [],
+      general: ["./order/d/", "order//c", "order/a"],
+      want: ["order/a", "order/c", "order/d"],
+    },
     { max: 2, stage: ["order/a"], general: ["order/a", "order/e", "order/d"], want: ["order/a", "order/d"] },
   ])("max $max, stage $stage, general $general", ({ max, stage, general, want }) => {
     const picked = selectSkills(catalog, stage, general, max);
@@ -45,12 +60,22 @@ describe("selectSkills (pure)", () => {
 
 describe("ListSkill with skills enabled", () => {
   it("lists stage skills (never capped) then general skills up to the cap, in catalog order, with UCAgent wording", async () => {
-    fixture = makeFixture({ stageSkills: ["order/b", "order/a"], general: ["order/c", "order/d", "order/e"], max: 3 });
+    fixture = makeFixture({
+      stageSkills: ["order/b", "order/a"],
+      general: ["order/c", "order/d", "order/e"],
+      max: 3,
+    });
     const session = await fixture.open();
     const result = await callTool(session, "ListSkill", {});
     expect(result.isError).toBe(false);
     expect(result.text).toBe(
-      ["Found 3 available skills:", ...entry(1, "order/a"), ...entry(2, "order/b"), ...entry(3, "order/c"), TIP].join("\n"),
+      [
+        "Found 3 available skills:",
+        ...entry(1, "order/a"),
+        ...entry(2, "order/b"),
+        ...entry(3, "order/c"),
+        TIP,
+      ].join("\n"),
     );
     const skills = result.structured.skills as { id: string; source: string }[];
     expect(skills.map((s) => [s.id, s.source])).toEqual([
@@ -148,7 +173,9 @@ describe("ListSkill with the skill folder missing", () => {
       const session = await fixture.open();
       const result = await callTool(session, "ListSkill", {});
       expect(result).toMatchObject({ isError: true, code: "SKILL_NOT_FOUND" });
-      expect(result.text).toMatch(/^No available skills found in skill directory \.ucagent\/skills\. Skills should be/);
+      expect(result.text).toMatch(
+        /^No available skills found in skill directory \.ucagent\/skills\. Skills should be/,
+      );
       expect(result.text).toContain(`skillgate init ${session.paths.root}`);
     } finally {
       removeTree(pack);

@@ -2,7 +2,7 @@
 import { mkdirSync, renameSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { MAX_READ_CHARS } from "../../runtime/tools/read-text-file.js";
+import { MAX_FILE_BYTES, MAX_READ_CHARS } from "../../runtime/tools/read-text-file.js";
 import { callTool } from "../../runtime/tools/registry.js";
 import type { OpenedSession } from "../../runtime/tools/session.js";
 import { type Fixture, GATE_SKILL, GATE_SKILL_MD, makeFixture } from "./helpers.js";
@@ -36,7 +36,12 @@ describe("ReadTextFile reads", () => {
       "Read 3/3 lines from 'dut/notes.txt' (lines 1-3), 0 lines remain after the read position.\n\n" +
         "[TXT_DATA]\n1: alpha\n2: beta\n3: gamma\n",
     );
-    expect(result.structured).toMatchObject({ start: 1, end: 3, total_lines: 3, content: "alpha\nbeta\ngamma\n" });
+    expect(result.structured).toMatchObject({
+      start: 1,
+      end: 3,
+      total_lines: 3,
+      content: "alpha\nbeta\ngamma\n",
+    });
   });
 
   it("reads a range with start and count", async () => {
@@ -54,7 +59,10 @@ describe("ReadTextFile reads", () => {
 
   it("reads an empty file", async () => {
     const result = await callTool(session, "ReadTextFile", { path: "dut/empty.txt" });
-    expect(result).toMatchObject({ isError: false, text: "File dut/empty.txt is empty (0 lines).\n\n[TXT_DATA]\n" });
+    expect(result).toMatchObject({
+      isError: false,
+      text: "File dut/empty.txt is empty (0 lines).\n\n[TXT_DATA]\n",
+    });
   });
 
   it("refuses bad paths and contents with exact messages", async () => {
@@ -133,6 +141,19 @@ describe("ReadTextFile reads", () => {
   });
 });
 
+describe("ReadTextFile size cap", () => {
+  beforeEach(() => setup());
+
+  it("refuses a file over 10 MiB before reading it", async () => {
+    writeFileSync(join(fixture.ws, "dut", "huge.txt"), Buffer.alloc(MAX_FILE_BYTES + 1, 0x61));
+    const result = await callTool(session, "ReadTextFile", { path: "dut/huge.txt", count: 1 });
+    expect(result).toMatchObject({ isError: true, code: "FILE_TOO_LARGE" });
+    expect(result.text).toBe(
+      `File dut/huge.txt is ${MAX_FILE_BYTES + 1} bytes, over the ${MAX_FILE_BYTES}-byte limit of ReadTextFile. Read a smaller file.`,
+    );
+  });
+});
+
 describe("ReadTextFile read evidence", () => {
   beforeEach(() => setup());
 
@@ -157,7 +178,9 @@ describe("ReadTextFile read evidence", () => {
   });
 
   it("reading a skill that is not a stage skill records nothing", async () => {
-    const result = await callTool(session, "ReadTextFile", { path: ".ucagent/skills/fixture/text-skill/SKILL.md" });
+    const result = await callTool(session, "ReadTextFile", {
+      path: ".ucagent/skills/fixture/text-skill/SKILL.md",
+    });
     expect(result.isError).toBe(false);
     expect(result.structured.skill_read).toBeNull();
   });

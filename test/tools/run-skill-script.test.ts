@@ -23,9 +23,17 @@ describe("RunSkillScript runs real scripts", () => {
   it("passes argv split like shlex (no shell), cwd = workspace, DUT and OUT", async () => {
     await setup();
     const args = `one "two words" '$HOME' '|' '>' \\"quoted\\"`;
-    const result = await callTool(session, "RunSkillScript", { commands: [[GATE_SKILL, "show_env.py", args]] });
+    const result = await callTool(session, "RunSkillScript", {
+      commands: [[GATE_SKILL, "show_env.py", args]],
+    });
     expect(result.isError).toBe(false);
-    const records = result.structured.commands as { output: string; argv: string[]; exit_code: number; status: string; sandboxed: boolean }[];
+    const records = result.structured.commands as {
+      output: string;
+      argv: string[];
+      exit_code: number;
+      status: string;
+      sandboxed: boolean;
+    }[];
     expect(records).toHaveLength(1);
     const seen = JSON.parse(records[0]!.output.trim().split("\n").pop()!) as Record<string, unknown>;
     expect(seen.argv).toEqual(["one", "two words", "$HOME", "|", ">", '"quoted"']);
@@ -39,7 +47,9 @@ describe("RunSkillScript runs real scripts", () => {
 
   it("runs a .ts helper through the tsx mapping of scripts/script_runner.json", async () => {
     await setup();
-    const result = await callTool(session, "RunSkillScript", { commands: [[GATE_SKILL, "helper.ts", "a b"]] });
+    const result = await callTool(session, "RunSkillScript", {
+      commands: [[GATE_SKILL, "helper.ts", "a b"]],
+    });
     expect(result.isError).toBe(false);
     expect(result.text).toContain("hello from helper.ts with 2 args");
   });
@@ -100,14 +110,18 @@ describe("RunSkillScript validates every command before running any", () => {
     });
     expect(result.isError).toBe(true);
     expect(result.text.startsWith("Command 2 invalid: ")).toBe(true);
-    expect(result.text.endsWith("No command was run (every command is validated before any runs).")).toBe(true);
+    expect(result.text.endsWith("No command was run (every command is validated before any runs).")).toBe(
+      true,
+    );
     expect(existsSync(out("first.marker"))).toBe(false);
   });
 
   it("refuses a script edited after init", async () => {
     await setup();
     tamper(join(session.paths.skillsDir, "fixture/gate-skill/scripts/write_marker.py"), "print('forged')\n");
-    const result = await callTool(session, "RunSkillScript", { commands: [[GATE_SKILL, "write_marker.py", "x"]] });
+    const result = await callTool(session, "RunSkillScript", {
+      commands: [[GATE_SKILL, "write_marker.py", "x"]],
+    });
     expect(result).toMatchObject({ isError: true, code: "SCRIPT_MODIFIED" });
     expect(result.text.startsWith("Command 1 invalid: ")).toBe(true);
     expect(result.text).toContain("skillgate init");
@@ -125,7 +139,11 @@ describe("RunSkillScript validates every command before running any", () => {
         "INVALID_ARGS",
         `Invalid arguments for RunSkillScript: 'commands' is required. Fix the call and try again, e.g. RunSkillScript {"commands": [["<skill_id>", "<script_filename>", "<args>"]]}.`,
       ],
-      [{ commands: [] }, "INVALID_ARGS", `RunSkillScript: 'commands' must be a non-empty list, got []. ${hint}`],
+      [
+        { commands: [] },
+        "INVALID_ARGS",
+        `RunSkillScript: 'commands' must be a non-empty list, got []. ${hint}`,
+      ],
       [
         { commands: "[[" },
         "INVALID_ARGS",
@@ -152,7 +170,12 @@ describe("RunSkillScript validates every command before running any", () => {
         `Command 1 invalid: script_filename is empty; use a file listed under the skill's Script Path.${none}`,
       ],
       [
-        { commands: [[GATE_SKILL, "show_env.py", ""], ["nope/skill", "a.py", ""]] },
+        {
+          commands: [
+            [GATE_SKILL, "show_env.py", ""],
+            ["nope/skill", "a.py", ""],
+          ],
+        },
         "SKILL_NOT_FOUND",
         `Command 2 invalid: skill 'nope/skill' not found in .ucagent/skills; call ListSkill and use a Skill ID it shows (available: fixture/gate-skill, fixture/text-skill, order/a, order/b, order/c, order/d, order/e).${none}`,
       ],
@@ -174,7 +197,12 @@ describe("RunSkillScript validates every command before running any", () => {
     ];
     for (const [args, code, text] of cases) {
       const result = await callTool(session, "RunSkillScript", args);
-      expect({ args, isError: result.isError, code: result.code, text: result.text }).toEqual({ args, isError: true, code, text });
+      expect({ args, isError: result.isError, code: result.code, text: result.text }).toEqual({
+        args,
+        isError: true,
+        code,
+        text,
+      });
     }
   });
 
@@ -199,7 +227,9 @@ describe("RunSkillScript validates every command before running any", () => {
 describe("RunSkillScript with skills disabled or the skill folder missing", () => {
   it("answers 'skill support is disabled' and runs nothing", async () => {
     await setup({ useSkill: false });
-    const result = await callTool(session, "RunSkillScript", { commands: [[GATE_SKILL, "write_marker.py", "x"]] });
+    const result = await callTool(session, "RunSkillScript", {
+      commands: [[GATE_SKILL, "write_marker.py", "x"]],
+    });
     expect(result.isError).toBe(false);
     expect(result.text).toContain("skill support is disabled");
     expect(existsSync(out("x"))).toBe(false);
@@ -208,7 +238,9 @@ describe("RunSkillScript with skills disabled or the skill folder missing", () =
   it("says how to init when the skill folder is missing, and runs nothing", async () => {
     await setup();
     renameSync(session.paths.skillsDir, join(fixture.dir, "hidden"));
-    const result = await callTool(session, "RunSkillScript", { commands: [[GATE_SKILL, "write_marker.py", "x"]] });
+    const result = await callTool(session, "RunSkillScript", {
+      commands: [[GATE_SKILL, "write_marker.py", "x"]],
+    });
     expect(result).toMatchObject({ isError: true, code: "SKILL_ROOT_MISSING" });
     expect(result.text).toContain(`skillgate init ${session.paths.root}`);
     expect(existsSync(out("x"))).toBe(false);

@@ -167,11 +167,10 @@ describe("init layout", () => {
       join(bundledPackRoot(), "script_runner.json"),
       join(packageRoot(), "script_runner.json"),
     ].find(existsSync);
-    if (runnerSource) {
-      expect(readFileSync(join(report.skillsDir, "script_runner.json"), "utf8")).toBe(
-        readFileSync(runnerSource, "utf8"),
-      );
-    }
+    expect(runnerSource).toBeDefined();
+    expect(readFileSync(join(report.skillsDir, "script_runner.json"), "utf8")).toBe(
+      readFileSync(runnerSource!, "utf8"),
+    );
   });
 });
 
@@ -369,6 +368,17 @@ describe("init errors", () => {
     );
     expect(error.message).toBe(
       `extra skill path ${file} is not a folder; fix the path in skill.extra_skill_path (or --extra-skill-path) or remove it`,
+    );
+  });
+
+  it("a workspace path that is a file", async () => {
+    writeFileSync(ws, "not a folder");
+    const error = await initError(
+      initWorkspace({ workspace: ws, config: configWith({ pack_path: FIXTURE_PACK }) }),
+    );
+    expect(error.code).toBe("PATH_NOT_FOUND");
+    expect(error.message).toBe(
+      `workspace ${ws} is a file, not a folder; give a folder path (it is created if missing)`,
     );
   });
 

@@ -107,6 +107,27 @@ describe("withWorkspaceLock in one process", () => {
     expect(result).toBe("inner");
   });
 
+  it("a queued call in the same process times out with LOCK_TIMEOUT", async () => {
+    let finishHolder!: () => void;
+    let holderStarted!: () => void;
+    const started = new Promise<void>((done) => {
+      holderStarted = done;
+    });
+    const holding = withWorkspaceLock(paths, () => {
+      holderStarted();
+      return new Promise<string>((done) => {
+        finishHolder = () => done("held");
+      });
+    });
+    await started;
+    await expect(withWorkspaceLock(paths, () => "queued", { timeoutMs: 100 })).rejects.toMatchObject({
+      code: "LOCK_TIMEOUT",
+    });
+    finishHolder();
+    expect(await holding).toBe("held");
+    expect(await withWorkspaceLock(paths, () => "after", { timeoutMs: 2_000 })).toBe("after");
+  });
+
   it("releases the lock when fn throws", async () => {
     await expect(
       withWorkspaceLock(paths, () => {

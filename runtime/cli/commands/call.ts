@@ -1,11 +1,14 @@
 // `skillgate call <Tool> [JSON]`: invoke any agent tool from a shell; state persists in the workspace between calls.
 import type { Command } from "commander";
 import { SkillgateError } from "../../errors.js";
-import { callTool } from "../../tools/registry.js";
-import { openSession } from "../../tools/session.js";
 import { TOOL_NAMES } from "../../tools/types.js";
 import { type CliIO, EXIT_FAILED, reportError } from "../io.js";
-import { type SessionFlags, addSessionOptions, initProgressPrinter, sessionOptionsFrom } from "../session-options.js";
+import {
+  addSessionOptions,
+  initProgressPrinter,
+  type SessionFlags,
+  sessionOptionsFrom,
+} from "../session-options.js";
 
 function parseArgs(text: string | undefined): unknown {
   if (text === undefined || text.trim() === "") return {};
@@ -23,7 +26,9 @@ function parseArgs(text: string | undefined): unknown {
 export function register(program: Command, io: CliIO): void {
   const command = program
     .command("call")
-    .description("Call one agent tool (ListSkill, ReadTextFile, RunSkillScript, SetSkillUsage, Check, Complete, Status)")
+    .description(
+      "Call one agent tool (ListSkill, ReadTextFile, RunSkillScript, SetSkillUsage, Check, Complete, Status)",
+    )
     .argument("<tool>", `tool name: ${TOOL_NAMES.join(", ")}`)
     .argument("[json]", "tool arguments as one JSON object (default {})");
   addSessionOptions(command).addHelpText(
@@ -41,6 +46,9 @@ export function register(program: Command, io: CliIO): void {
   command.action(async (tool: string, json: string | undefined, flags: SessionFlags) => {
     try {
       const args = parseArgs(json);
+      // Loaded on use so `skillgate --help` and other verbs start fast.
+      const { openSession } = await import("../../tools/session.js");
+      const { callTool } = await import("../../tools/registry.js");
       const session = await openSession({
         ...sessionOptionsFrom(flags, flags.workspace),
         onProgress: initProgressPrinter((text) => io.err(io.colour("dim", text))),
@@ -49,13 +57,21 @@ export function register(program: Command, io: CliIO): void {
       if (flags.json) {
         io.out(
           JSON.stringify(
-            { tool, isError: result.isError, code: result.code ?? null, text: result.text, structured: result.structured },
+            {
+              tool,
+              isError: result.isError,
+              code: result.code ?? null,
+              text: result.text,
+              structured: result.structured,
+            },
             null,
             2,
           ),
         );
       } else if (result.isError) {
-        io.out(`${io.colour("red", `${tool} failed${result.code ? ` [${result.code}]` : ""}:`)}\n${result.text}`);
+        io.out(
+          `${io.colour("red", `${tool} failed${result.code ? ` [${result.code}]` : ""}:`)}\n${result.text}`,
+        );
       } else {
         io.out(result.text);
       }

@@ -42,7 +42,8 @@ export function register(program: Command, io: CliIO): void {
         io.out(`${io.colour("bold", skill.id)}  (name: ${skill.name})`);
         io.out(`  ${skill.description}`);
         if (skill.scripts.length > 0) io.out(`  scripts: ${skill.scripts.join(", ")}`);
-        for (const warning of skill.diagnostics) io.out(`  ${io.colour("yellow", "warning")}: ${warning.message}`);
+        for (const warning of skill.diagnostics)
+          io.out(`  ${io.colour("yellow", "warning")}: ${warning.message}`);
       }
       if (snapshot.skipped.length > 0) {
         io.out(io.colour("bold", `${snapshot.skipped.length} problem(s):`));

@@ -22,10 +22,15 @@ const SEVERITY_COLOUR = { critical: "red", high: "red", medium: "yellow", low: "
 function printText(io: CliIO, findings: readonly Finding[]): void {
   for (const finding of findings) {
     const severity = io.colour(SEVERITY_COLOUR[finding.severity], finding.severity);
-    io.out(`${finding.file}:${finding.line}:${finding.column} ${severity} ${finding.ruleId} ${finding.message}`);
+    io.out(
+      `${finding.file}:${finding.line}:${finding.column} ${severity} ${finding.ruleId} ${finding.message}`,
+    );
   }
   const counts = countBySeverity(findings);
-  const breakdown = [...SEVERITIES].reverse().map((severity) => `${counts[severity]} ${severity}`).join(", ");
+  const breakdown = [...SEVERITIES]
+    .reverse()
+    .map((severity) => `${counts[severity]} ${severity}`)
+    .join(", ");
   io.err(
     `${findings.length} finding${findings.length === 1 ? "" : "s"} (${breakdown}). ` +
       "The scan is advisory below critical and never a substitute for the sandbox.",
@@ -42,7 +47,9 @@ export function register(program: Command, io: CliIO): void {
     .argument("[path]", "a file, a skill folder or a skill root")
     .option("--json", "print { ok, path, counts, findings } as JSON")
     .addOption(
-      new Option("--min-severity <level>", "hide findings below this severity").choices(SEVERITIES).default("info"),
+      new Option("--min-severity <level>", "hide findings below this severity")
+        .choices(SEVERITIES)
+        .default("info"),
     )
     .option("--rules <file>", "use this rules YAML file instead of the bundled runtime/scan/rules.yaml")
     .action(async (path: string | undefined, flags: ScanFlags) => {
@@ -57,7 +64,13 @@ export function register(program: Command, io: CliIO): void {
         const findings = await scanFiles([path], { minSeverity: flags.minSeverity, rulesFile: flags.rules });
         const critical = criticalFindings(findings).length;
         if (json) {
-          io.out(JSON.stringify({ ok: critical === 0, path, counts: countBySeverity(findings), findings }, null, 2));
+          io.out(
+            JSON.stringify(
+              { ok: critical === 0, path, counts: countBySeverity(findings), findings },
+              null,
+              2,
+            ),
+          );
         } else {
           printText(io, findings);
         }

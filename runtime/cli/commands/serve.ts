@@ -2,23 +2,33 @@
 import { resolve } from "node:path";
 import type { Command } from "commander";
 import { defaultWorkspace, prepareDefaultWorkspace } from "../../mcp/default-workspace.js";
-import { parseListenAddress, serveHttp } from "../../mcp/http.js";
-import { serveStdio } from "../../mcp/stdio.js";
-import { openSession } from "../../tools/session.js";
+import { parseListenAddress } from "../../mcp/listen-address.js";
 import { type CliIO, reportError } from "../io.js";
-import { type SessionFlags, addSessionOptions, initProgressPrinter, sessionOptionsFrom } from "../session-options.js";
+import {
+  addSessionOptions,
+  initProgressPrinter,
+  type SessionFlags,
+  sessionOptionsFrom,
+} from "../session-options.js";
 
 interface ServeFlags extends SessionFlags {
   http?: string;
 }
 
+/** The command that started this process, so the printed instructions work from a clone as well as from npm. */
+function selfCommand(argv: string[] = process.argv): string {
+  const script = argv[1];
+  if (!script) return "npx skillgate";
+  return script.endsWith(".ts") ? `npx tsx ${script}` : `node ${script}`;
+}
+
 export function connectHelp(workspace: string, http: string | null): string {
-  const serveCmd = `npx skillgate serve --workspace ${workspace}`;
+  const serveCmd = `${selfCommand()} serve --workspace ${workspace}`;
   if (http) {
     return [
       `Connect an MCP client to ${http}:`,
       `  Claude Code:    claude mcp add --transport http skillgate ${http}`,
-      `  Codex CLI:      add to ~/.codex/config.toml: [mcp_servers.skillgate] url = "${http}"`,
+      `  Codex CLI:      codex mcp add skillgate --url ${http}`,
       `  MCP Inspector:  npx @modelcontextprotocol/inspector  (Transport: Streamable HTTP, URL: ${http})`,
     ].join("\n");
   }
@@ -35,7 +45,10 @@ export function register(program: Command, io: CliIO): void {
   const command = program
     .command("serve")
     .description("Serve the agent tools over MCP (stdio by default, or Streamable HTTP with --http)")
-    .option("--http <host:port>", "serve Streamable HTTP at http://HOST:PORT/mcp (HOST defaults to 127.0.0.1; port 0 = any)");
+    .option(
+      "--http <host:port>",
+      "serve Streamable HTTP at http://HOST:PORT/mcp (HOST defaults to 127.0.0.1; port 0 = any)",
+    );
   addSessionOptions(command, false).addHelpText(
     "after",
     [
@@ -60,6 +73,10 @@ export function register(program: Command, io: CliIO): void {
             (seeded.seeded ? ` (copied the example target ${seeded.example} into dut/)` : ""),
         );
       }
+      // Loaded on use so `skillgate --help` and other verbs start fast.
+      const { openSession } = await import("../../tools/session.js");
+      const { serveHttp } = await import("../../mcp/http.js");
+      const { serveStdio } = await import("../../mcp/stdio.js");
       const session = await openSession({
         ...sessionOptionsFrom(flags, resolve(workspace)),
         resetCheckOnStart: true,
@@ -72,8 +89,12 @@ export function register(program: Command, io: CliIO): void {
       );
       if (address) {
         const serving = await serveHttp(session, address, log);
-        if (flags.json) io.err(JSON.stringify({ event: "listening", url: serving.url, workspace: session.paths.root }));
-        else log(`MCP Streamable HTTP server listening on ${serving.url}\n${connectHelp(session.paths.root, serving.url)}`);
+        if (flags.json)
+          io.err(JSON.stringify({ event: "listening", url: serving.url, workspace: session.paths.root }));
+        else
+          log(
+            `MCP Streamable HTTP server listening on ${serving.url}\n${connectHelp(session.paths.root, serving.url)}`,
+          );
         await new Promise<void>((done) => {
           const stop = () => {
             void serving.close().then(done);

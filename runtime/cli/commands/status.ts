@@ -1,10 +1,14 @@
 // `skillgate status`: the workflow's stage table and, for the current stage, per-skill evidence (Listed/Read/Used/Not Applicable).
 import type { Command } from "commander";
 import type { StageView } from "../../stage/types.js";
-import { openSession } from "../../tools/session.js";
 import type { Session } from "../../tools/types.js";
 import { type CliIO, reportError } from "../io.js";
-import { type SessionFlags, addSessionOptions, initProgressPrinter, sessionOptionsFrom } from "../session-options.js";
+import {
+  addSessionOptions,
+  initProgressPrinter,
+  type SessionFlags,
+  sessionOptionsFrom,
+} from "../session-options.js";
 
 export interface StageRow {
   index: number;
@@ -25,10 +29,18 @@ export interface SkillRow {
 }
 
 /** Pure: the rows of the table from the config and the current stage view. */
-export function stageRows(session: Pick<Session, "config" | "skillsEnabled">, current: StageView | null): StageRow[] {
+export function stageRows(
+  session: Pick<Session, "config" | "skillsEnabled">,
+  current: StageView | null,
+): StageRow[] {
   return session.config.stage.map((stage, index) => {
-    const state = current === null || index < current.index ? "done" : index === current.index ? "current" : "pending";
-    const ids = session.skillsEnabled ? (state === "current" && current ? current.skillList : stage.skill_list) : [];
+    const state =
+      current === null || index < current.index ? "done" : index === current.index ? "current" : "pending";
+    const ids = session.skillsEnabled
+      ? state === "current" && current
+        ? current.skillList
+        : stage.skill_list
+      : [];
     const skills = ids.map((id): SkillRow => {
       const evidence = state === "current" ? current?.evidence[id] : undefined;
       return {
@@ -67,7 +79,9 @@ export function renderStatus(io: CliIO, session: Session, rows: StageRow[]): str
   lines.push(io.colour("bold", `Workspace ${session.paths.root}`));
   lines.push(`Skills: ${session.skillsEnabled ? "enabled" : "disabled"}`);
   lines.push("");
-  lines.push(io.colour("bold", `${pad("#", 4)}${pad("Stage", 32)}${pad("State", 10)}${pad("Check", 7)}Skills`));
+  lines.push(
+    io.colour("bold", `${pad("#", 4)}${pad("Stage", 32)}${pad("State", 10)}${pad("Check", 7)}Skills`),
+  );
   for (const row of rows) {
     const state =
       row.state === "done"
@@ -75,8 +89,11 @@ export function renderStatus(io: CliIO, session: Session, rows: StageRow[]): str
         : row.state === "current"
           ? io.colour("yellow", "current")
           : io.colour("dim", "pending");
-    const skills = row.skills.length === 0 ? io.colour("dim", "none") : row.skills.map((skill) => skill.id).join(", ");
-    lines.push(`${pad(String(row.index + 1), 4)}${pad(row.name, 32)}${pad(state, 10)}${pad(mark(io, row.check_passed), 7)}${skills}`);
+    const skills =
+      row.skills.length === 0 ? io.colour("dim", "none") : row.skills.map((skill) => skill.id).join(", ");
+    lines.push(
+      `${pad(String(row.index + 1), 4)}${pad(row.name, 32)}${pad(state, 10)}${pad(mark(io, row.check_passed), 7)}${skills}`,
+    );
   }
   const current = rows.find((row) => row.state === "current");
   if (current && current.skills.length > 0) {
@@ -87,7 +104,12 @@ export function renderStatus(io: CliIO, session: Session, rows: StageRow[]): str
         `Skill evidence of stage '${current.name}'${current.force_use_skill ? " (required before Complete)" : " (optional)"}:`,
       ),
     );
-    lines.push(io.colour("bold", `${pad("Skill", 40)}${pad("Listed", 8)}${pad("Read", 6)}${pad("Used", 6)}Not Applicable`));
+    lines.push(
+      io.colour(
+        "bold",
+        `${pad("Skill", 40)}${pad("Listed", 8)}${pad("Read", 6)}${pad("Used", 6)}Not Applicable`,
+      ),
+    );
     for (const skill of current.skills) {
       lines.push(
         `${pad(skill.id, 40)}${pad(mark(io, skill.listed), 8)}${pad(mark(io, skill.read), 6)}${pad(mark(io, skill.used), 6)}` +
@@ -103,13 +125,21 @@ export function renderStatus(io: CliIO, session: Session, rows: StageRow[]): str
 export function register(program: Command, io: CliIO): void {
   const command = program
     .command("status")
-    .description("Show the workflow's stages and the current stage's skill evidence (Listed/Read/Used/Not Applicable)");
+    .description(
+      "Show the workflow's stages and the current stage's skill evidence (Listed/Read/Used/Not Applicable)",
+    );
   addSessionOptions(command).addHelpText(
     "after",
-    ["", "Examples:", "  skillgate status --workspace ./ws", "  skillgate status --workspace ./ws --json"].join("\n"),
+    [
+      "",
+      "Examples:",
+      "  skillgate status --workspace ./ws",
+      "  skillgate status --workspace ./ws --json",
+    ].join("\n"),
   );
   command.action(async (flags: SessionFlags) => {
     try {
+      const { openSession } = await import("../../tools/session.js");
       const session = await openSession({
         ...sessionOptionsFrom(flags, flags.workspace),
         onProgress: initProgressPrinter((text) => io.err(io.colour("dim", text))),

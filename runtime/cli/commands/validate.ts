@@ -3,7 +3,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { type Command, Option } from "commander";
 import { SkillgateError } from "../../errors.js";
-import { type Diagnostic, type ValidationMode, scanSkillRoot, validateSkillDir } from "../../skills/index.js";
+import { type Diagnostic, scanSkillRoot, type ValidationMode, validateSkillDir } from "../../skills/index.js";
 import { type CliIO, EXIT_FAILED, EXIT_USAGE } from "../io.js";
 
 interface CheckedSkill {
@@ -26,10 +26,20 @@ export function validatePaths(paths: string[], mode: ValidationMode): ValidateRe
   const skills: CheckedSkill[] = [];
   const diagnostics: Diagnostic[] = [];
   for (const given of paths) {
-    const absolute = path.resolve(given);
+    // A path to a SKILL.md file means its folder.
+    const resolved = path.resolve(given);
+    const absolute =
+      path.basename(resolved) === "SKILL.md" && fs.statSync(resolved).isFile()
+        ? path.dirname(resolved)
+        : resolved;
     if (fs.existsSync(path.join(absolute, "SKILL.md"))) {
       const result = validateSkillDir(absolute, mode);
-      skills.push({ path: absolute, id: result.skill?.id ?? path.basename(absolute), ok: result.ok, diagnostics: result.diagnostics });
+      skills.push({
+        path: absolute,
+        id: result.skill?.id ?? path.basename(absolute),
+        ok: result.ok,
+        diagnostics: result.diagnostics,
+      });
       continue;
     }
     const snapshot = scanSkillRoot(absolute, { mode });
@@ -44,7 +54,12 @@ export function validatePaths(paths: string[], mode: ValidationMode): ValidateRe
       } else diagnostics.push(diagnostic);
     }
     for (const [folder, list] of skippedByFolder) {
-      skills.push({ path: folder, id: path.relative(absolute, folder).split(path.sep).join("/"), ok: false, diagnostics: list });
+      skills.push({
+        path: folder,
+        id: path.relative(absolute, folder).split(path.sep).join("/"),
+        ok: false,
+        diagnostics: list,
+      });
     }
     if (snapshot.skills.length === 0 && skippedByFolder.size === 0 && snapshot.skipped.length === 0) {
       diagnostics.push({
@@ -55,7 +70,8 @@ export function validatePaths(paths: string[], mode: ValidationMode): ValidateRe
       });
     }
   }
-  const ok = skills.every((skill) => skill.ok) && !diagnostics.some((diagnostic) => diagnostic.severity === "error");
+  const ok =
+    skills.every((skill) => skill.ok) && !diagnostics.some((diagnostic) => diagnostic.severity === "error");
   return { ok, mode, skills, diagnostics };
 }
 
@@ -67,10 +83,18 @@ function shown(file: string): string {
 export function register(program: Command, io: CliIO): void {
   program
     .command("validate")
-    .description("Check skill folders (or folders of skills) against the UCAgent loader, the Agent Skills spec (strict) or lenient rules.")
-    .argument("<paths...>", "skill folders (holding SKILL.md) or folders holding many skills")
+    .description(
+      "Check skill folders (or folders of skills) against the UCAgent loader, the Agent Skills spec (strict) or lenient rules.",
+    )
+    .argument(
+      "<paths...>",
+      "skill folders (holding SKILL.md), SKILL.md files, or folders holding many skills",
+    )
     .addOption(
-      new Option("--mode <mode>", "ucagent (the default loader), strict (the Agent Skills spec), lenient (third-party skills)")
+      new Option(
+        "--mode <mode>",
+        "ucagent (the default loader), strict (the Agent Skills spec), lenient (third-party skills)",
+      )
         .choices(["ucagent", "strict", "lenient"])
         .default("ucagent"),
     )
@@ -91,7 +115,10 @@ export function register(program: Command, io: CliIO): void {
       const report = validatePaths(paths, options.mode);
       if (options.json) io.out(JSON.stringify(report, null, 2));
       else {
-        for (const diagnostic of [...report.diagnostics, ...report.skills.flatMap((skill) => skill.diagnostics)]) {
+        for (const diagnostic of [
+          ...report.diagnostics,
+          ...report.skills.flatMap((skill) => skill.diagnostics),
+        ]) {
           const label = diagnostic.severity === "warning" ? `${io.colour("yellow", "warning")}: ` : "";
           io.out(`${shown(diagnostic.path)}: ${label}${diagnostic.message}`);
         }

@@ -6,7 +6,10 @@ import type { CheckerKind } from "./types.js";
 
 const Args = z
   .object({
-    argv: z.array(z.string()).min(1).refine((a) => a.length === 0 || (a[0] ?? "").length > 0, { message: "argv[0] must be a program" }),
+    argv: z
+      .array(z.string())
+      .min(1)
+      .refine((a) => a.length === 0 || (a[0] ?? "").length > 0, { message: "argv[0] must be a program" }),
     cwd: z.string().min(1).optional(),
     expect_exit: z.number().int().default(0),
     timeout_seconds: z.number().positive().max(3600).default(60),
@@ -34,15 +37,27 @@ export const command: CheckerKind<z.infer<typeof Args>> = {
     const output = tail.length > 0 ? `\nOutput (last ${OUTPUT_TAIL_LINES} lines):\n${tail}` : "";
     const where = displayPath(cwd, ctx);
     if (result.timedOut) {
-      return { ok: false, message: `command: ${shown} timed out after ${args.timeout_seconds} s (cwd ${where}).${output}` };
+      return {
+        ok: false,
+        message: `command: ${shown} timed out after ${args.timeout_seconds} s (cwd ${where}).${output}`,
+      };
     }
     if (result.failed && result.exitCode === undefined) {
-      const reason = result.code === "ENOENT" ? `program '${args.argv[0]}' not found` : (result.shortMessage ?? "could not start");
-      return { ok: false, message: `command: ${shown} could not run: ${reason} (cwd ${where}). Fix the checker's argv or install the program.` };
+      const reason =
+        result.code === "ENOENT"
+          ? `program '${args.argv[0]}' not found`
+          : (result.shortMessage ?? "could not start");
+      return {
+        ok: false,
+        message: `command: ${shown} could not run: ${reason} (cwd ${where}). Fix the checker's argv or install the program.`,
+      };
     }
     if (result.exitCode !== args.expect_exit) {
       const how = result.signal ? `was killed by ${result.signal}` : `exited with code ${result.exitCode}`;
-      return { ok: false, message: `command: ${shown} ${how} (expected ${args.expect_exit}, cwd ${where}). Fix what its output reports.${output}` };
+      return {
+        ok: false,
+        message: `command: ${shown} ${how} (expected ${args.expect_exit}, cwd ${where}). Fix what its output reports.${output}`,
+      };
     }
     return { ok: true, message: `command: ${shown} exited with ${args.expect_exit}.` };
   },

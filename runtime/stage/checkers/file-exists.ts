@@ -10,7 +10,9 @@ const Args = z
     paths: z.array(z.string().min(1)).min(1).optional(),
   })
   .strict()
-  .refine((a) => (a.path === undefined) !== (a.paths === undefined), { message: "give exactly one of path or paths" });
+  .refine((a) => (a.path === undefined) !== (a.paths === undefined), {
+    message: "give exactly one of path or paths",
+  });
 
 export const fileExists: CheckerKind<z.infer<typeof Args>> = {
   kind: "file_exists",
@@ -23,7 +25,8 @@ export const fileExists: CheckerKind<z.infer<typeof Args>> = {
       const shown = displayPath(absolute, ctx);
       const info = await stat(absolute).catch(() => null);
       if (!info) problems.push(`${shown} does not exist; create it as the stage task describes`);
-      else if (info.isDirectory() && (await readdir(absolute)).length === 0) problems.push(`${shown} is an empty folder; put the stage's output in it`);
+      else if (info.isDirectory() && (await readdir(absolute)).length === 0)
+        problems.push(`${shown} is an empty folder; put the stage's output in it`);
       else if (info.isFile() && info.size === 0) problems.push(`${shown} is empty; write its content`);
     }
     if (problems.length > 0) return { ok: false, message: `file_exists: ${problems.join("; ")}.` };

@@ -24,7 +24,11 @@ export async function readTextArg(
     return { ok: true, text: await readFile(absolute, "utf8"), shown };
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    if (code === "ENOENT") return { ok: false, message: `${kind}: ${shown} does not exist; create it as the stage task describes.` };
+    if (code === "ENOENT")
+      return {
+        ok: false,
+        message: `${kind}: ${shown} does not exist; create it as the stage task describes.`,
+      };
     if (code === "EISDIR") return { ok: false, message: `${kind}: ${shown} is a folder, expected a file.` };
     return { ok: false, message: `${kind}: cannot read ${shown} (${code ?? String(error)}).` };
   }

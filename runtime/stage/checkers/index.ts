@@ -24,7 +24,8 @@ export const CHECKER_KINDS: Record<CheckerConfig["kind"], CheckerKind<any>> = {
 /** Problems with a checker's args ("args.path: ..."), empty when they fit the kind. */
 export function checkerArgProblems(checker: { kind: string; args?: unknown }): string[] {
   const kind = CHECKER_KINDS[checker.kind as CheckerConfig["kind"]];
-  if (!kind) return [`unknown checker kind '${checker.kind}' (known: ${Object.keys(CHECKER_KINDS).join(", ")})`];
+  if (!kind)
+    return [`unknown checker kind '${checker.kind}' (known: ${Object.keys(CHECKER_KINDS).join(", ")})`];
   const parsed = kind.args.safeParse(checker.args ?? {});
   if (parsed.success) return [];
   return parsed.error.issues.map((issue) => {
@@ -47,7 +48,10 @@ export async function runChecker(checker: CheckerConfig, ctx: CheckerContext): P
   try {
     return await kind.run(parsed.data, ctx);
   } catch (error) {
-    return { ok: false, message: `${checker.kind}: the checker crashed (${(error as Error).message ?? String(error)}).` };
+    return {
+      ok: false,
+      message: `${checker.kind}: the checker crashed (${(error as Error).message ?? String(error)}).`,
+    };
   }
 }
 

@@ -27,7 +27,11 @@ export const jsonSchema: CheckerKind<z.infer<typeof Args>> = {
     let schema: unknown = args.schema;
     if (args.schema_file !== undefined) {
       const loaded = await readData(args.schema_file, ctx);
-      if (!loaded.ok) return { ok: false, message: `${loaded.message} (it is the schema_file of this checker; fix the stage config)` };
+      if (!loaded.ok)
+        return {
+          ok: false,
+          message: `${loaded.message} (it is the schema_file of this checker; fix the stage config)`,
+        };
       schema = loaded.value;
     }
     const ajv = new Ajv({ allErrors: true, strict: false });
@@ -35,12 +39,21 @@ export const jsonSchema: CheckerKind<z.infer<typeof Args>> = {
     try {
       validate = ajv.compile(schema as object);
     } catch (error) {
-      return { ok: false, message: `json_schema: the schema for ${data.shown} is invalid (${(error as Error).message}); fix the stage config.` };
+      return {
+        ok: false,
+        message: `json_schema: the schema for ${data.shown} is invalid (${(error as Error).message}); fix the stage config.`,
+      };
     }
     if (validate(data.value)) return { ok: true, message: `json_schema: ${data.shown} matches the schema.` };
     const errors = (validate.errors ?? []).slice(0, MAX_ERRORS).map(formatError);
-    const more = (validate.errors?.length ?? 0) > MAX_ERRORS ? `; and ${(validate.errors?.length ?? 0) - MAX_ERRORS} more` : "";
-    return { ok: false, message: `json_schema: ${data.shown} does not match the schema: ${errors.join("; ")}${more}. Fix those fields.` };
+    const more =
+      (validate.errors?.length ?? 0) > MAX_ERRORS
+        ? `; and ${(validate.errors?.length ?? 0) - MAX_ERRORS} more`
+        : "";
+    return {
+      ok: false,
+      message: `json_schema: ${data.shown} does not match the schema: ${errors.join("; ")}${more}. Fix those fields.`,
+    };
   },
 };
 
@@ -68,7 +81,10 @@ async function readData(
     const text = ((error as Error).message ?? String(error)).split("\n")[0] ?? "";
     const where = yaml ? "" : jsonErrorLocation(text, file.text);
     const reason = yaml ? text : text.replace(/ in JSON at position \d+.*$/, "");
-    return { ok: false, message: `json_schema: ${file.shown} is not valid ${yaml ? "YAML" : "JSON"}${where} (${reason}); fix the syntax.` };
+    return {
+      ok: false,
+      message: `json_schema: ${file.shown} is not valid ${yaml ? "YAML" : "JSON"}${where} (${reason}); fix the syntax.`,
+    };
   }
 }
 

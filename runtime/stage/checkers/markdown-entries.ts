@@ -36,7 +36,8 @@ export const markdownEntries: CheckerKind<z.infer<typeof Args>> = {
     const problems: string[] = [];
     for (const entry of entries) {
       for (const field of args.required_fields) {
-        if (!hasField(entry.body, field)) problems.push(`line ${entry.line}, entry '${entry.title}': missing '- **${field}**: <value>'`);
+        if (!hasField(entry.body, field))
+          problems.push(`line ${entry.line}, entry '${entry.title}': missing '- **${field}**: <value>'`);
       }
     }
     if (problems.length > 0) {
@@ -47,7 +48,10 @@ export const markdownEntries: CheckerKind<z.infer<typeof Args>> = {
         message: `markdown_entries: ${file.shown}: ${shown.join("; ")}${more}. Add each missing field as a line '- **Field**: value' (non-empty) inside its entry.`,
       };
     }
-    return { ok: true, message: `markdown_entries: ${file.shown} has ${entries.length} complete entr${entries.length === 1 ? "y" : "ies"}.` };
+    return {
+      ok: true,
+      message: `markdown_entries: ${file.shown} has ${entries.length} complete entr${entries.length === 1 ? "y" : "ies"}.`,
+    };
   },
 };
 

@@ -19,6 +19,9 @@ export const markdownHeadings: CheckerKind<z.infer<typeof Args>> = {
         message: `markdown_headings: ${file.shown} is missing the heading line(s) ${missing.map((h) => `'${h.trim()}'`).join(", ")}; add each as a line of its own, exactly as written.`,
       };
     }
-    return { ok: true, message: `markdown_headings: ${file.shown} has all ${args.headings.length} heading(s).` };
+    return {
+      ok: true,
+      message: `markdown_headings: ${file.shown} has all ${args.headings.length} heading(s).`,
+    };
   },
 };

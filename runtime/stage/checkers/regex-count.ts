@@ -16,7 +16,9 @@ const Args = z
   })
   .strict()
   .refine((a) => isRegex(a.pattern, a.flags), { message: "pattern is not a valid regular expression" })
-  .refine((a) => a.min === undefined || a.max === undefined || a.min <= a.max, { message: "min must be <= max" });
+  .refine((a) => a.min === undefined || a.max === undefined || a.min <= a.max, {
+    message: "min must be <= max",
+  });
 
 export const regexCount: CheckerKind<z.infer<typeof Args>> = {
   kind: "regex_count",
@@ -29,10 +31,16 @@ export const regexCount: CheckerKind<z.infer<typeof Args>> = {
     const min = args.min ?? (args.max === undefined ? 1 : 0);
     const shownPattern = `/${args.pattern}/${flags}`;
     if (count < min) {
-      return { ok: false, message: `regex_count: ${file.shown} has ${count} match(es) of ${shownPattern}; need at least ${min}. Add the missing content.` };
+      return {
+        ok: false,
+        message: `regex_count: ${file.shown} has ${count} match(es) of ${shownPattern}; need at least ${min}. Add the missing content.`,
+      };
     }
     if (args.max !== undefined && count > args.max) {
-      return { ok: false, message: `regex_count: ${file.shown} has ${count} match(es) of ${shownPattern}; allowed at most ${args.max}. Remove the extra ones.` };
+      return {
+        ok: false,
+        message: `regex_count: ${file.shown} has ${count} match(es) of ${shownPattern}; allowed at most ${args.max}. Remove the extra ones.`,
+      };
     }
     return { ok: true, message: `regex_count: ${file.shown} has ${count} match(es) of ${shownPattern}.` };
   },

@@ -118,6 +118,27 @@ def check_syntax(source, draft):
         raise DraftError(f"cannot compile {draft}: {error}\nno temp file was written")
 
 
+def uv_version(uv):
+    """(major, minor) of the uv binary, or None when it cannot be told."""
+    try:
+        text = subprocess.run([uv, "--version"], capture_output=True, text=True, timeout=30).stdout
+    except (OSError, subprocess.SubprocessError):
+        return None
+    match = re.search(r"(\d+)\.(\d+)", text)
+    return (int(match.group(1)), int(match.group(2))) if match else None
+
+
+def uv_env(environ, version):
+    """The environment of `uv run`. When no CA bundle is configured (sandboxes strip SSL_CERT_FILE), let uv trust
+    the operating system's certificate store, so PyPI also works behind a TLS-inspecting proxy. uv 0.11 renamed
+    UV_NATIVE_TLS to UV_SYSTEM_CERTS (and warns about the old name)."""
+    env = dict(environ)
+    tls_keys = ("SSL_CERT_FILE", "SSL_CERT_DIR", "UV_NATIVE_TLS", "UV_SYSTEM_CERTS")
+    if not any(env.get(key) for key in tls_keys):
+        env["UV_NATIVE_TLS" if version is not None and version < (0, 11) else "UV_SYSTEM_CERTS"] = "1"
+    return env
+
+
 def write_temp_copy(source):
     path = get_temp_file_path()
     with open(path, "x", encoding="utf-8") as handle:  # "x": never reuse an existing file
@@ -146,7 +167,7 @@ def main(argv):
         return fail(str(error), 2)
     temp_path = write_temp_copy(source)
     sys.stdout.flush()
-    completed = subprocess.run([uv, "run", temp_path], stdin=subprocess.DEVNULL)
+    completed = subprocess.run([uv, "run", temp_path], stdin=subprocess.DEVNULL, env=uv_env(os.environ, uv_version(uv)))
     if completed.returncode == 0:
         os.remove(temp_path)
         return 0

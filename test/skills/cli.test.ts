@@ -1,0 +1,92 @@
+// `skillgate validate` and `skillgate catalog` run as real processes on the fixture skills.
+import path from "node:path";
+import { execa } from "execa";
+import { describe, expect, it } from "vitest";
+
+const repo = path.resolve(import.meta.dirname, "../..");
+const tsx = path.join(repo, "node_modules/.bin/tsx");
+const fixtures = "test/fixtures/skills";
+
+function cli(...args: string[]) {
+  return execa(tsx, ["runtime/cli/main.ts", ...args], { cwd: repo, reject: false, env: { NO_COLOR: "1" } });
+}
+
+describe("skillgate validate", () => {
+  it("prints each problem as path: message and exits 1 when a skill is invalid", async () => {
+    const run = await cli("validate", `${fixtures}/invalid-root`);
+    expect(run.exitCode).toBe(1);
+    expect(run.stdout.split("\n")).toEqual([
+      `${fixtures}/invalid-root/bad-name/SKILL.md: warning: name "Bad_Name" has uppercase letters (loaded anyway); use "bad_name" and rename the folder to match`,
+      `${fixtures}/invalid-root/bad-name/SKILL.md: warning: name "Bad_Name" contains "_" (loaded anyway); use only lowercase letters, digits and single hyphens`,
+      `${fixtures}/invalid-root/bad-name/SKILL.md: warning: name "Bad_Name" does not match the folder name "bad-name" (compared after NFKC normalisation) (loaded anyway); set name: bad-name or rename the folder to "Bad_Name"`,
+      `${fixtures}/invalid-root/colon-value/SKILL.md: invalid YAML in the frontmatter at line 3, column 14: Nested mappings are not allowed in compact mappings; fix the YAML syntax (quote values that contain ": " or start with a special character)`,
+      `${fixtures}/invalid-root/no-frontmatter/SKILL.md: no YAML frontmatter: the first line is "# No frontmatter", expected exactly "---"; start SKILL.md with "---", then name: and description:, then a closing "---" line`,
+      "4 skill(s) checked in ucagent mode: 2 valid, 2 invalid",
+    ]);
+  });
+
+  it("applies the mode: strict fails the bad name, lenient recovers the colon value (--json)", async () => {
+    const strict = await cli("validate", `${fixtures}/invalid-root/bad-name`, "--mode", "strict", "--json");
+    expect(strict.exitCode).toBe(1);
+    const strictReport = JSON.parse(strict.stdout);
+    expect(strictReport.ok).toBe(false);
+    expect(strictReport.skills[0].diagnostics.map((diagnostic: { code: string }) => diagnostic.code)).toEqual(
+      ["NAME_NOT_LOWERCASE", "NAME_INVALID_CHARS", "NAME_MISMATCH"],
+    );
+    const lenient = await cli(
+      "validate",
+      `${fixtures}/invalid-root/colon-value/SKILL.md`,
+      `${fixtures}/valid-root`,
+      "--mode",
+      "lenient",
+      "--json",
+    );
+    expect(lenient.exitCode).toBe(0);
+    const report = JSON.parse(lenient.stdout);
+    expect(report.skills.map((skill: { id: string; ok: boolean }) => [skill.id, skill.ok])).toEqual([
+      ["colon-value", true],
+      ["docs/writer", true],
+      ["review/static-check", true],
+    ]);
+  });
+
+  it("exits 0 on a valid root and 2 on a missing path", async () => {
+    const valid = await cli("validate", `${fixtures}/valid-root`, "--mode", "strict");
+    expect(valid.exitCode).toBe(0);
+    expect(valid.stdout).toBe("2 skill(s) checked in strict mode: 2 valid, 0 invalid");
+    const missing = await cli("validate", "no/such/folder");
+    expect(missing.exitCode).toBe(2);
+    expect(missing.stderr).toBe(
+      'error [PATH_NOT_FOUND]: path "no/such/folder" does not exist; pass a skill folder (holding SKILL.md) or a folder of skills',
+    );
+  });
+});
+
+describe("skillgate catalog", () => {
+  it("lists id, name, description and scripts in catalog order", async () => {
+    const run = await cli("catalog", `${fixtures}/valid-root`);
+    expect(run.exitCode).toBe(0);
+    expect(run.stdout.split("\n")).toEqual([
+      `2 skill(s) in ${path.join(repo, fixtures, "valid-root")}`,
+      "docs/writer  (name: writer)",
+      "  Writes short Markdown reports from notes.",
+      "review/static-check  (name: static-check)",
+      "  Reviews C sources for common bugs. Use when a stage asks for a static review.",
+      "  scripts: check.py",
+    ]);
+  });
+
+  it("reports skipped skills in JSON and exits 2 for a missing root", async () => {
+    const run = await cli("catalog", `${fixtures}/invalid-root`, "--json");
+    expect(run.exitCode).toBe(0);
+    const report = JSON.parse(run.stdout);
+    expect(report.skills.map((skill: { id: string }) => skill.id)).toEqual(["bad-name", "good"]);
+    expect(report.skipped.map((diagnostic: { code: string }) => diagnostic.code)).toEqual([
+      "YAML_ERROR",
+      "NO_FRONTMATTER",
+    ]);
+    const missing = await cli("catalog", "no/such/root", "--json");
+    expect(missing.exitCode).toBe(2);
+    expect(JSON.parse(missing.stdout).error.code).toBe("PATH_NOT_FOUND");
+  });
+});

@@ -1,0 +1,163 @@
+// The fast frontmatter path must give exactly what the `yaml` package gives, or step aside.
+
+import { describe, expect, it } from "vitest";
+import { parse } from "yaml";
+import { parseSimpleMapping, parseYamlBlock } from "../../runtime/skills/yaml-block.js";
+
+const accepted = [
+  "name: my-skill\ndescription: Finds bugs in C code.\n",
+  "name: my-skill\r\ndescription: CRLF lines\r\n",
+  "name: x\ndescription: see http://example.com/a#b and C# code\n",
+  "name: x\ndescription: \"quoted: with colon\"\nlicense: 'MIT'\n",
+  'name: x\ndescription: d\nmetadata:\n  author: me\n  version: "1.0"\n  skillgate-env: HOME,PATH\n',
+  "name: x\n\ndescription: blank lines between\n\n",
+  "name: données\ndescription: Unicode 😀 text   with  spaces\n",
+  "allowed-tools: Read Bash\nname: a\ndescription: b\n",
+];
+const declined = [
+  "name: 123\ndescription: d\n",
+  "name: true\ndescription: d\n",
+  "name: null\ndescription: d\n",
+  "name: ~\n",
+  "name: -x\n",
+  "name: x\ndescription: a: b\n",
+  "name: x # comment\n",
+  "# comment\nname: x\n",
+  "name: x\ndescription: >\n  folded\n",
+  "name: x\ndescription: |\n  literal\n",
+  "name: x\nmetadata:\n",
+  "name: x\nmetadata:\n  a:\n    b: c\n",
+  "name: x\nname: y\n",
+  "name: [a]\n",
+  "name: {a: b}\n",
+  "name: &anchor x\n",
+  "name: !tag x\n",
+  "name:\tx\n",
+  'name: "esc\\n"\n',
+  "name: 'it''s'\n",
+  "true: x\n",
+  "__proto__: x\n",
+  "name: x\n  continued\n",
+  "- a\n- b\n",
+  "just text\n",
+  "name: .5\n",
+  "name: x:\n",
+];
+
+describe("parseSimpleMapping", () => {
+  it.each(accepted)("accepts %j with the same result as yaml", (text) => {
+    const fast = parseSimpleMapping(text);
+    expect(fast).not.toBeNull();
+    expect(fast).toEqual(parse(text));
+  });
+
+  it.each(declined)("declines %j (the full parser decides)", (text) => {
+    expect(parseSimpleMapping(text)).toBeNull();
+  });
+
+  it("agrees with yaml on generated key/value lines whenever it accepts", () => {
+    const pieces = [
+      "a",
+      "b c",
+      "x:y",
+      "#",
+      " #",
+      ": ",
+      "'",
+      '"',
+      "-",
+      "1",
+      "true",
+      "é",
+      "😀",
+      "{",
+      "[",
+      "%",
+      "@",
+      "*",
+      "&",
+      "!",
+      "|",
+      ">",
+      "~",
+      ".",
+    ];
+    let accepted = 0;
+    for (const first of pieces) {
+      for (const second of pieces) {
+        const text = `name: ${first}${second}\ndescription: ${second}${first}z\n`;
+        const fast = parseSimpleMapping(text);
+        if (fast === null) continue;
+        accepted++;
+        expect(fast, text).toEqual(parse(text));
+      }
+    }
+    expect(accepted).toBeGreaterThan(30);
+  });
+
+  it("agrees with yaml on pseudo-random frontmatter whenever it accepts", () => {
+    const alphabet = [
+      "a",
+      "b",
+      " ",
+      ":",
+      "#",
+      "-",
+      "'",
+      '"',
+      "1",
+      ".",
+      "é",
+      "\n",
+      "\n  ",
+      "x: ",
+      "\nk: ",
+      "\\",
+      "/",
+      "?",
+      ",",
+    ];
+    let seed = 7;
+    const next = () => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return seed;
+    };
+    let accepted = 0;
+    for (let sample = 0; sample < 3000; sample++) {
+      let text = "name: ";
+      const length = 1 + (next() % 12);
+      for (let index = 0; index < length; index++) text += alphabet[next() % alphabet.length] as string;
+      text += "\n";
+      const fast = parseSimpleMapping(text);
+      if (fast === null) continue;
+      accepted++;
+      let expected: unknown;
+      try {
+        expected = parse(text);
+      } catch (error) {
+        expected = error;
+      }
+      expect(fast, JSON.stringify(text)).toEqual(expected);
+    }
+    expect(accepted).toBeGreaterThan(100);
+  });
+});
+
+describe("parseYamlBlock", () => {
+  it("reports YAML errors with line and column", () => {
+    expect(parseYamlBlock("name: x\ndescription: a: b\n", { uniqueKeys: false })).toEqual({
+      ok: false,
+      message: "Nested mappings are not allowed in compact mappings",
+      line: 2,
+      column: 14,
+    });
+  });
+
+  it("lets the last duplicate key win unless keys must be unique", () => {
+    expect(parseYamlBlock("name: x\nname: y\n", { uniqueKeys: false })).toEqual({
+      ok: true,
+      value: { name: "y" },
+    });
+    expect(parseYamlBlock("name: x\nname: y\n", { uniqueKeys: true }).ok).toBe(false);
+  });
+});

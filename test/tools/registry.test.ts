@@ -1,0 +1,71 @@
+// The tool registry: which tools are offered with skills on/off, unknown tools, and how bad input reads.
+import { afterEach, describe, expect, it } from "vitest";
+import { ALL_TOOLS, callTool, toolsFor } from "../../runtime/tools/registry.js";
+import { TOOL_NAMES } from "../../runtime/tools/types.js";
+import { type Fixture, makeFixture } from "./helpers.js";
+
+let fixture: Fixture | undefined;
+afterEach(() => {
+  fixture?.cleanup();
+  fixture = undefined;
+});
+
+describe("toolsFor", () => {
+  it("offers all seven tools in UCAgent order with skills enabled", () => {
+    expect(ALL_TOOLS.map((tool) => tool.name)).toEqual([...TOOL_NAMES]);
+    expect(toolsFor(true).map((tool) => tool.name)).toEqual([...TOOL_NAMES]);
+  });
+
+  it("hides ListSkill, RunSkillScript and SetSkillUsage with skills disabled; ReadTextFile stays", () => {
+    expect(toolsFor(false).map((tool) => tool.name)).toEqual(["ReadTextFile", "Check", "Complete", "Status"]);
+  });
+});
+
+describe("callTool", () => {
+  it("answers an unknown tool with the offered list, suggesting the right case", async () => {
+    fixture = makeFixture({ useSkill: false });
+    const session = await fixture.open();
+    const result = await callTool(session, "readtextfile", {});
+    expect(result).toMatchObject({ isError: true, code: "USAGE" });
+    expect(result.text).toBe(
+      "Unknown tool 'readtextfile'. Did you mean 'ReadTextFile'? Available tools: ReadTextFile, Check, Complete, Status.",
+    );
+  });
+
+  it.each(["ListSkill", "RunSkillScript", "SetSkillUsage"])(
+    "%s answers 'skill support is disabled' (not an error) with skills disabled, even with bad arguments",
+    async (name) => {
+      fixture = makeFixture({ useSkill: false });
+      const session = await fixture.open();
+      const result = await callTool(session, name, { nonsense: 1 });
+      expect(result.isError).toBe(false);
+      expect(result.text).toMatch(new RegExp(`^${name}: skill support is disabled`));
+      expect(result.structured.disabled).toBe(true);
+    },
+  );
+
+  it("Check, Complete and Status keep working with skills disabled", async () => {
+    fixture = makeFixture({ useSkill: false });
+    const session = await fixture.open();
+    expect((await callTool(session, "Status", {})).isError).toBe(false);
+    expect((await callTool(session, "Check", {})).code).toBe("CHECK_FAILED");
+    expect((await callTool(session, "Complete", {})).code).toBe("CHECK_FAILED");
+  });
+
+  it("treats null/undefined arguments as {}", async () => {
+    fixture = makeFixture();
+    const session = await fixture.open();
+    expect((await callTool(session, "Status", null)).isError).toBe(false);
+    expect((await callTool(session, "ListSkill", undefined)).isError).toBe(false);
+  });
+
+  it("explains a non-object argument", async () => {
+    fixture = makeFixture();
+    const session = await fixture.open();
+    const result = await callTool(session, "ReadTextFile", "dut/notes.txt");
+    expect(result.text).toBe(
+      'Invalid arguments for ReadTextFile: the arguments must be object, got "dut/notes.txt". Fix the call and try ' +
+        'again, e.g. ReadTextFile {"path": ".ucagent/skills/<group>/<skill>/SKILL.md", "start": 1, "count": -1}.',
+    );
+  });
+});
