@@ -108,7 +108,7 @@ const MEMORY_MESSAGES =
 /** Runs `req`; every outcome (including refusals) is one RunResult, only our own bugs throw. */
 export async function runScript(
   req: RunRequest,
-  deps: { platform?: NodeJS.Platform; env?: NodeJS.ProcessEnv; now?: () => number } = {},
+  deps: { platform?: NodeJS.Platform; env?: NodeJS.ProcessEnv; now?: () => number; cgroupRoot?: string } = {},
 ): Promise<RunResult> {
   const platform = deps.platform ?? process.platform;
   const hostEnv = deps.env ?? process.env;
@@ -159,11 +159,12 @@ export async function runScript(
   const sandboxed = sandbox.kind !== "none";
   result = { ...result, sandboxed, findings };
 
-  const scratch = mkdtempSync(join(tmpdir(), "skillgate-run-"));
   for (const path of req.persistentPaths ?? []) mkdirSync(path, { recursive: true });
-  const home = sandbox.kind === "bwrap" ? SANDBOX_UID_HOME : join(scratch, "home");
-  const tmp = sandbox.kind === "bwrap" ? "/tmp" : join(scratch, "tmp");
-  if (sandbox.kind !== "bwrap") {
+  // bwrap gives the run a private /tmp (HOME inside it); otherwise a throwaway folder on the host.
+  const scratch = sandbox.kind === "bwrap" ? null : mkdtempSync(join(tmpdir(), "skillgate-run-"));
+  const home = scratch === null ? SANDBOX_UID_HOME : join(scratch, "home");
+  const tmp = scratch === null ? "/tmp" : join(scratch, "tmp");
+  if (scratch !== null) {
     mkdirSync(home);
     mkdirSync(tmp);
   }
@@ -190,11 +191,15 @@ export async function runScript(
   };
 
   const limits = req.limits;
-  const cgroupResult = createPidsCgroup(runId, limits.maxProcesses + (sandbox.kind === "bwrap" ? 2 : 0));
+  const cgroupResult = createPidsCgroup(
+    runId,
+    limits.maxProcesses + (sandbox.kind === "bwrap" ? 2 : 0),
+    deps.cgroupRoot,
+  );
   const cgroup: PidsCgroup | null = "cgroup" in cgroupResult ? cgroupResult.cgroup : null;
-  if (cgroup === null && process.getuid?.() === 0) {
+  if ("reason" in cgroupResult && process.getuid?.() === 0) {
     warnings.push(
-      `process limit not enforced: running as root (RLIMIT_NPROC does not apply) and ${cgroupResult && "reason" in cgroupResult ? cgroupResult.reason : "no cgroup"}`,
+      `process limit not enforced: running as root (RLIMIT_NPROC does not apply) and ${cgroupResult.reason}; fix: run skillgate as a normal user or give it a pids cgroup controller`,
     );
   }
 
@@ -240,7 +245,7 @@ export async function runScript(
   } else if (sandbox.kind === "sandbox-exec") {
     const profile = macosSandboxProfile({
       readPaths: [req.skillDir, req.cwd, ...toolPrefixes, ownModules, ...(req.readOnlyPaths ?? [])],
-      writePaths: [...req.writablePaths, ...(req.persistentPaths ?? []), scratch],
+      writePaths: [...req.writablePaths, ...(req.persistentPaths ?? []), ...(scratch ? [scratch] : [])],
       deniedPaths: sensitiveHomePaths(homedir()),
       network: req.network,
     });
@@ -259,8 +264,9 @@ export async function runScript(
     pollIntervalMs: req.pollIntervalMs ?? 50,
     platform,
     now,
+  }).finally(() => {
+    if (scratch !== null) rmSync(scratch, { recursive: true, force: true });
   });
-  rmSync(scratch, { recursive: true, force: true });
   warnings.push(...run.warnings);
   const outcome = run.outcome;
 

@@ -2,9 +2,10 @@
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { builtinModules } from "node:module";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import { pathToFileURL } from "node:url";
 import * as esbuild from "esbuild";
+import type { RunRequest } from "./types.js";
 
 /** Bump when the compiled shape changes so stale cache entries are never reused. */
 const FAST_PATH_FORMAT = "1";
@@ -19,6 +20,11 @@ export interface CompiledHelper {
 
 export function fastPathDisabled(env: NodeJS.ProcessEnv = process.env): boolean {
   return env.SKILLGATE_EXACT_RUNNER === "1";
+}
+
+/** Runner resolution yields tsx's real entry (…/tsx/dist/cli.mjs) or a `tsx` found on PATH. */
+export function isTsxRunner(runner: string): boolean {
+  return basename(runner) === "tsx" || /[/\\]tsx[/\\]dist[/\\]cli\.m?js$/.test(runner);
 }
 
 function isBuiltinImport(path: string): boolean {
@@ -77,4 +83,34 @@ export async function compileTsHelper(scriptPath: string, cacheDir: string): Pro
   // Source maps must be on before the body loads, or stack traces would point into the cache.
   writeAtomically(entry, `process.setSourceMapsEnabled(true);\nawait import(${JSON.stringify(pathToFileURL(body).href)});\n`);
   return { entry, compiled: true };
+}
+
+/**
+ * Rewrites a request whose runner is tsx to run the cached compiled helper with node (the fast path);
+ * leaves it unchanged when SKILLGATE_EXACT_RUNNER=1 or the helper is not self-contained.
+ */
+export async function withTsFastPath(
+  request: RunRequest,
+  cacheDir: string,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<{ request: RunRequest; fastPath: boolean }> {
+  if (!isTsxRunner(request.runner) || fastPathDisabled(env)) return { request, fastPath: false };
+  const compiled = await compileTsHelper(request.scriptPath, cacheDir);
+  if (!compiled) return { request, fastPath: false };
+  return {
+    fastPath: true,
+    request: {
+      ...request,
+      runner: process.execPath,
+      scriptPath: compiled.entry,
+      // The scan (level 3) must still read the .ts source the agent asked for, not the compiled copy.
+      scanPaths: request.scanPaths ?? [request.scriptPath],
+      readOnlyPaths: [...(request.readOnlyPaths ?? []), cacheDir],
+    },
+  };
+}
+
+/** Where compiled helpers are cached: outside every workspace, bound read-only inside the sandbox. */
+export function tsCacheDir(home: string): string {
+  return join(home, "cache", "ts");
 }

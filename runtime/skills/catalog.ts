@@ -90,53 +90,55 @@ export function createCatalog(root: string, options: CatalogOptions = {}): Catal
   startWatching();
   publish(true);
 
-  return {
-    snapshot() {
-      if (!watcher) {
-        const wasMissing = tree.rootMissing !== null;
-        if (wasMissing && !fs.existsSync(root)) return current;
-        rescan();
-        if (wasMissing) startWatching();
-        return current;
-      }
-      const changes = watcher.changes();
-      if (changes === null || changes.replaced.has(tree.root)) {
-        dropWatcher();
-        rescan();
-        startWatching();
-        return current;
-      }
-      if (changes.changed.size === 0 && changes.replaced.size === 0) return current;
-      const shallowFirst = (a: string, b: string) => a.length - b.length;
-      // A replaced folder's watch (and those below it) is dead: forget them so watchNew watches again.
-      const unwatch: string[] = [];
-      for (const dir of [...changes.replaced].sort(shallowFirst)) {
-        const prefix = `${dir}/`;
-        for (const path of watched) {
-          if (path === dir || path.startsWith(prefix)) {
-            watched.delete(path);
-            unwatch.push(path);
-          }
-        }
-        tree.rewalkDir(dir);
-      }
-      if (unwatch.length > 0) watcher.watch([], unwatch);
-      // Shallow folders first: a refreshed parent may drop a changed child, which is then skipped.
-      for (const dir of [...changes.changed].sort(shallowFirst)) {
-        if (tree.dirs.has(dir)) tree.refreshDir(dir);
-      }
-      if (tree.rootMissing) {
-        dropWatcher();
-      } else if (!watchNew(watched)) {
-        dropWatcher();
-        rescan();
-        return current;
-      }
-      publish(false);
+  const snapshot = (): CatalogSnapshot => {
+    if (!watcher) {
+      const wasMissing = tree.rootMissing !== null;
+      if (wasMissing && !fs.existsSync(root)) return current;
+      rescan();
+      if (wasMissing) startWatching();
       return current;
-    },
+    }
+    const changes = watcher.changes();
+    if (changes === null || changes.replaced.has(tree.root)) {
+      dropWatcher();
+      rescan();
+      startWatching();
+      return current;
+    }
+    if (changes.changed.size === 0 && changes.replaced.size === 0) return current;
+    const shallowFirst = (a: string, b: string) => a.length - b.length;
+    // A replaced folder's watch (and those below it) is dead: forget them so watchNew watches again.
+    const unwatch: string[] = [];
+    for (const dir of [...changes.replaced].sort(shallowFirst)) {
+      const prefix = `${dir}/`;
+      for (const path of watched) {
+        if (path === dir || path.startsWith(prefix)) {
+          watched.delete(path);
+          unwatch.push(path);
+        }
+      }
+      tree.rewalkDir(dir);
+    }
+    if (unwatch.length > 0) watcher.watch([], unwatch);
+    // Shallow folders first: a refreshed parent may drop a changed child, which is then skipped.
+    for (const dir of [...changes.changed].sort(shallowFirst)) {
+      if (tree.dirs.has(dir)) tree.refreshDir(dir);
+    }
+    if (tree.rootMissing) {
+      dropWatcher();
+    } else if (!watchNew(watched)) {
+      dropWatcher();
+      rescan();
+      return current;
+    }
+    publish(false);
+    return current;
+  };
+
+  return {
+    snapshot,
     get(id) {
-      this.snapshot();
+      snapshot();
       return byId.get(id);
     },
     activeStrategy() {

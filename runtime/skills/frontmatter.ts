@@ -38,8 +38,11 @@ export function splitFrontmatter(text: string): SplitResult {
   let lineStart = yamlStart;
   while (lineStart <= text.length) {
     const lineEnd = text.indexOf("\n", lineStart);
-    const line = lineEnd === -1 ? text.slice(lineStart) : text.slice(lineStart, lineEnd);
-    if (line.startsWith("---") && /^---[ \t\r]*$/.test(line)) {
+    // Slice only lines that can close the block.
+    if (
+      text.startsWith("---", lineStart) &&
+      /^---[ \t\r]*$/.test(text.slice(lineStart, lineEnd === -1 ? undefined : lineEnd))
+    ) {
       if (lineEnd === -1) return { ok: false, code: "CLOSING_NO_NEWLINE", firstLine };
       const yaml = text.slice(yamlStart, lineStart);
       if (yaml.trim() === "") return { ok: false, code: "EMPTY_FRONTMATTER", firstLine };

@@ -291,7 +291,22 @@ export class SkillTree {
       this.skippedByDir.set(dir, [read.diagnostic]);
       return;
     }
-    const parsed = parseSkillFile(read.content, file, this.mode);
+    let parsed: ReturnType<typeof parseSkillFile>;
+    try {
+      parsed = parseSkillFile(read.content, file, this.mode);
+    } catch (error) {
+      // A bug of ours on one odd file must not take the whole catalog down: skip it, say so loudly.
+      const detail = error instanceof Error ? error.message : String(error);
+      this.skippedByDir.set(dir, [
+        {
+          path: file,
+          code: "INTERNAL_ERROR",
+          message: `skillgate failed while parsing this SKILL.md (${detail}); the skill was skipped — please report this with the file attached`,
+          severity: "error",
+        },
+      ]);
+      return;
+    }
     if (!parsed.ok || !parsed.parsed) {
       this.skippedByDir.set(dir, parsed.diagnostics);
       return;

@@ -26,7 +26,8 @@ export function parseYamlBlock(yaml: string, options: YamlOptions): YamlParse {
         column: position?.col ?? 1,
       };
     }
-    throw error;
+    // Not a syntax error but still bad input, e.g. an alias bomb ("Excessive alias count ...").
+    return { ok: false, message: error instanceof Error ? error.message : String(error), line: 1, column: 1 };
   }
 }
 

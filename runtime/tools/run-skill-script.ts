@@ -1,19 +1,14 @@
 // RunSkillScript: validates every [skill_id, script, args] command first, then runs them in order (no shell) and records use.
 import { z } from "zod";
 import { type ErrorCode, isSkillgateError } from "../errors.js";
-import {
-  checkScriptPath,
-  filterRunEnv,
-  resolveRunner,
-  runPlanFor,
-  runScript,
-  splitArgs,
-} from "../exec/index.js";
+import { skillgateHome } from "../config/home.js";
+import { checkScriptPath, resolveRunner, runPlanFor, runScript, splitArgs } from "../exec/index.js";
+import { tsCacheDir, withTsFastPath } from "../exec/ts-fast-path.js";
 import type { RunRequest, RunResult } from "../exec/types.js";
+import { scanFiles } from "../scan/index.js";
 import { normaliseSkillId } from "../skills/index.js";
 import type { SkillRecord } from "../skills/types.js";
 import { verifyCopiedFile } from "../workspace/index.js";
-import { bunExecutable } from "./bun-path.js";
 import {
   errorResult,
   okResult,
@@ -200,35 +195,31 @@ export interface RunSkillScriptDeps {
 
 const defaultDeps: RunSkillScriptDeps = { runScript, env: process.env };
 
-export function requestFor(
+export async function requestFor(
   session: Session,
   command: PreparedCommand,
   hostEnv: NodeJS.ProcessEnv,
-): { request: RunRequest; warnings: string[] } {
+): Promise<{ request: RunRequest; warnings: string[]; fastPath: boolean }> {
   const plan = runPlanFor(session.config.exec, command.skill, hostEnv);
-  const env: Record<string, string> = { DUT: session.runtime.DUT, OUT: session.runtime.OUT };
-  // For the js-runner skill. Passed only while exec's allow-list lets it through (it refuses SKILLGATE_* names
-  // today); bun is on the script's PATH either way.
-  const bun = bunExecutable();
-  if (bun && filterRunEnv({ SKILLGATE_BUN: bun }).dropped.length === 0) env.SKILLGATE_BUN = bun;
-  Object.assign(env, plan.extraEnv);
-  return {
-    request: {
-      runner: command.runner,
-      scriptPath: command.scriptPath,
-      args: command.args,
-      cwd: session.paths.root,
-      skillDir: command.skill.dir,
-      writablePaths: [session.paths.root],
-      env,
-      network: plan.network,
-      persistentPaths: plan.persistentPaths,
-      limits: plan.limits,
-      sandboxLevel: plan.sandboxLevel,
-      allowUnsandboxed: session.config.exec.allow_unsandboxed,
-    },
-    warnings: plan.warnings,
+  const env: Record<string, string> = { DUT: session.runtime.DUT, OUT: session.runtime.OUT, ...plan.extraEnv };
+  const request: RunRequest = {
+    runner: command.runner,
+    scriptPath: command.scriptPath,
+    args: command.args,
+    cwd: session.paths.root,
+    skillDir: command.skill.dir,
+    writablePaths: [session.paths.root],
+    env,
+    network: plan.network,
+    persistentPaths: plan.persistentPaths,
+    limits: plan.limits,
+    sandboxLevel: plan.sandboxLevel,
+    allowUnsandboxed: session.config.exec.allow_unsandboxed,
+    scan: (paths) => scanFiles(paths),
+    scanApproved: session.config.exec.approve_scan_findings.includes(command.skill.id),
   };
+  const fast = await withTsFastPath(request, tsCacheDir(skillgateHome(hostEnv)), hostEnv);
+  return { request: fast.request, warnings: plan.warnings, fastPath: fast.fastPath };
 }
 
 function recordOf(command: PreparedCommand, result: RunResult, planWarnings: string[]): CommandRecord {
@@ -293,7 +284,7 @@ export async function runSkillScript(
   const records: CommandRecord[] = [];
   const sections: string[] = [];
   for (const command of prepared) {
-    const { request, warnings } = requestFor(session, command, deps.env);
+    const { request, warnings } = await requestFor(session, command, deps.env);
     const result = await deps.runScript(request);
     const record = recordOf(command, result, warnings);
     records.push(record);

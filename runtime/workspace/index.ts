@@ -3,7 +3,7 @@
 export type { AtomicWriteOptions } from "./atomic.js";
 export { writeFileAtomic } from "./atomic.js";
 export { sha256File } from "./hash.js";
-export type { InitOptions, InitProgress, InitReport } from "./init.js";
+export type { GuideReport, InitManifest, InitOptions, InitProgress, InitReport } from "./init.js";
 export { initWorkspace } from "./init.js";
 export type { LockOptions } from "./lock.js";
 export { withWorkspaceLock } from "./lock.js";
@@ -13,7 +13,7 @@ export { bundledPackRoot, packageRoot } from "./pack-root.js";
 export type { WorkspacePaths } from "./paths.js";
 export { workspacePaths } from "./paths.js";
 export type { CopyPlan, PlannedFile } from "./plan.js";
-export { planCopy } from "./plan.js";
+export { findGuideDir, GUIDE_DIR_NAME, planCopy, planGuides } from "./plan.js";
 export {
   buildRuntimeConfig,
   RuntimeConfigSchema,

@@ -1,6 +1,18 @@
-// `skillgate init`: copies the skill pack (+ extra paths) into <ws>/.ucagent/skills and writes runtime_config.json.
+// `skillgate init`: copies the skill pack (+ extra paths) into <ws>/.ucagent/skills, the stage guides into <ws>/guide_doc, and writes runtime_config.json.
 import { randomBytes } from "node:crypto";
-import { chmod, copyFile, lstat, mkdir, readdir, realpath, rename, rm, stat, unlink } from "node:fs/promises";
+import {
+  chmod,
+  copyFile,
+  lstat,
+  mkdir,
+  readdir,
+  realpath,
+  rename,
+  rm,
+  rmdir,
+  stat,
+  unlink,
+} from "node:fs/promises";
 import { dirname, join } from "node:path";
 import type { SkillgateConfig } from "../config/schema.js";
 import { SkillgateError } from "../errors.js";
@@ -8,10 +20,10 @@ import type { RuntimeConfig } from "../tools/types.js";
 import { writeFileAtomic } from "./atomic.js";
 import { sha256File } from "./hash.js";
 import { withWorkspaceLock } from "./lock.js";
-import type { CopyManifest, ManifestEntry } from "./manifest.js";
+import { type CopyManifest, type ManifestEntry, readManifest } from "./manifest.js";
 import { bundledPackRoot } from "./pack-root.js";
 import { type WorkspacePaths, workspacePaths } from "./paths.js";
-import { type PlannedFile, planCopy } from "./plan.js";
+import { findGuideDir, GUIDE_DIR_NAME, type PlannedFile, planCopy, planGuides } from "./plan.js";
 import { buildRuntimeConfig } from "./runtime-config.js";
 
 export interface InitProgress {
@@ -24,6 +36,26 @@ export interface InitOptions {
   config: SkillgateConfig;
   onProgress?: (progress: InitProgress) => void;
   now?: () => Date;
+}
+
+/** What init did to <ws>/guide_doc (stage guides are copied whether skills are enabled or not). */
+export interface GuideReport {
+  /** The pack's guide folder that was copied; null when the pack has none. */
+  source: string | null;
+  /** <ws>/guide_doc */
+  dir: string;
+  /** Workspace-relative guide files now in the workspace ("guide_doc/..."), sorted. */
+  files: string[];
+  /** Files (re)written this time. */
+  written: number;
+  /** Files removed because they left the source. */
+  removed: number;
+}
+
+/** The manifest as init writes it: the copy manifest plus the guides (keyed workspace-relative). */
+export interface InitManifest extends CopyManifest {
+  guide_path?: string | null;
+  guides?: Record<string, ManifestEntry>;
 }
 
 export interface InitReport {
@@ -46,6 +78,7 @@ export interface InitReport {
   /** Files pruned because they left the source (or were added to the copy by hand). */
   removed: number;
   warnings: string[];
+  guides: GuideReport;
   runtimeConfig: RuntimeConfig;
   runtimeConfigFile: string;
   manifestFile: string;
@@ -168,9 +201,7 @@ async function copyPack(
   config: SkillgateConfig,
   onProgress: InitOptions["onProgress"],
   now: Date,
-): Promise<
-  Omit<InitReport, "runtimeConfig" | "runtimeConfigFile" | "manifestFile" | "workspace" | "skillsEnabled">
-> {
+): Promise<{ report: PackReport; manifest: CopyManifest }> {
   const packPath = await requireFolder(
     config.skill.pack_path ?? bundledPackRoot(),
     "skill pack",
@@ -229,19 +260,110 @@ async function copyPack(
     skills: plan.skills,
     files: sortedEntries,
   };
-  await writeFileAtomic(paths.manifest, `${JSON.stringify(manifest, null, 2)}\n`);
   return {
-    skillsDir: paths.skillsDir,
-    packPath,
-    extraPaths,
-    skills: plan.skills,
-    excluded: plan.excluded,
-    files: total,
-    written,
-    unchanged: total - written,
-    removed,
-    warnings: plan.warnings,
+    manifest,
+    report: {
+      skillsDir: paths.skillsDir,
+      packPath,
+      extraPaths,
+      skills: plan.skills,
+      excluded: plan.excluded,
+      files: total,
+      written,
+      unchanged: total - written,
+      removed,
+      warnings: plan.warnings,
+    },
   };
+}
+
+type PackReport = Omit<
+  InitReport,
+  "runtimeConfig" | "runtimeConfigFile" | "manifestFile" | "workspace" | "skillsEnabled" | "guides"
+>;
+
+/** Removes a file of <ws>/guide_doc and the folders it leaves empty (never the guide folder itself). */
+async function removeGuideFile(guideRoot: string, workspace: string, rel: string): Promise<boolean> {
+  const target = join(workspace, ...rel.split("/"));
+  const info = await lstat(target).catch(() => null);
+  if (!info) return false;
+  await rm(target, { recursive: true, force: true });
+  for (let dir = dirname(target); dir.startsWith(`${guideRoot}/`); dir = dirname(dir)) {
+    const left = await readdir(dir).catch(() => null);
+    if (left === null || left.length > 0) break;
+    await rmdir(dir).catch(() => undefined);
+  }
+  return true;
+}
+
+/**
+ * Mirrors the pack's guide folder into <ws>/guide_doc: guides are not skills, so this runs with skills enabled or
+ * disabled. Files are refreshed when their content changed and made read-only like the skill copy (the folder stays
+ * writable so the workspace can be deleted); files recorded by an earlier init that left the source are pruned;
+ * files the agent added itself are left alone.
+ */
+async function syncGuides(
+  paths: WorkspacePaths,
+  guideSource: string | null,
+  previous: Record<string, ManifestEntry>,
+  warnings: string[],
+): Promise<{ report: GuideReport; entries: Record<string, ManifestEntry> }> {
+  const guideRoot = join(paths.root, GUIDE_DIR_NAME);
+  const planned = guideSource ? await planGuides(guideSource, warnings) : [];
+  const entries: Record<string, ManifestEntry> = {};
+  let written = 0;
+  let removed = 0;
+  const sameFolder =
+    guideSource !== null &&
+    (await realpath(guideRoot).catch(() => null)) === (await realpath(guideSource).catch(() => ""));
+  if (sameFolder) {
+    // The workspace is the pack's own checkout: its guides are already in place.
+    for (const file of planned) {
+      entries[file.rel] = {
+        sha256: await sha256File(file.source),
+        size: (await stat(file.source)).size,
+        source: file.source,
+      };
+    }
+  } else {
+    if (planned.length > 0) {
+      const existing = await lstat(guideRoot).catch(() => null);
+      // A symlink or file in its place would send the copies elsewhere: replace it with a real folder.
+      if (existing && !existing.isDirectory()) await rm(guideRoot, { force: true });
+      await mkdir(guideRoot, { recursive: true, mode: WRITABLE_DIR });
+    }
+    const keep = new Set(planned.map((file) => file.rel));
+    for (const rel of Object.keys(previous).sort()) {
+      if (
+        !keep.has(rel) &&
+        rel.startsWith(`${GUIDE_DIR_NAME}/`) &&
+        (await removeGuideFile(guideRoot, paths.root, rel))
+      )
+        removed++;
+    }
+    for (const file of planned) {
+      const result = await syncFile(file, paths.root);
+      entries[file.rel] = result.entry;
+      if (result.written) written++;
+    }
+  }
+  return {
+    entries,
+    report: {
+      source: guideSource,
+      dir: guideRoot,
+      files: planned.map((file) => file.rel),
+      written,
+      removed,
+    },
+  };
+}
+
+/** The pack folder init would copy, or null when it does not exist (only an error when skills are enabled). */
+async function packFolderOrNull(config: SkillgateConfig): Promise<string | null> {
+  const pack = config.skill.pack_path ?? bundledPackRoot();
+  const real = await realpath(pack).catch(() => null);
+  return real !== null && (await stat(real)).isDirectory() ? real : null;
 }
 
 export async function initWorkspace(options: InitOptions): Promise<InitReport> {
@@ -258,20 +380,34 @@ export async function initWorkspace(options: InitOptions): Promise<InitReport> {
   await mkdir(paths.skillgateDir, { recursive: true });
   return withWorkspaceLock(paths, async () => {
     const skillsEnabled = options.config.skill.use_skill;
-    const copy = skillsEnabled
-      ? await copyPack(paths, options.config, options.onProgress, now)
-      : {
-          skillsDir: paths.skillsDir,
-          packPath: null,
-          extraPaths: [],
-          skills: [],
-          excluded: [],
-          files: 0,
-          written: 0,
-          unchanged: 0,
-          removed: 0,
-          warnings: [],
-        };
+    const previous = (await readManifest(paths)) as InitManifest | null;
+    const packed = skillsEnabled ? await copyPack(paths, options.config, options.onProgress, now) : null;
+    const copy: PackReport = packed?.report ?? {
+      skillsDir: paths.skillsDir,
+      packPath: null,
+      extraPaths: [],
+      skills: [],
+      excluded: [],
+      files: 0,
+      written: 0,
+      unchanged: 0,
+      removed: 0,
+      warnings: [],
+    };
+    const packFolder = copy.packPath ?? (await packFolderOrNull(options.config));
+    const guideSource = packFolder ? await findGuideDir(packFolder) : null;
+    const guides = await syncGuides(paths, guideSource, previous?.guides ?? {}, copy.warnings);
+    // Skills disabled: the skill copy and its records stay as the last enabled init left them.
+    const base: CopyManifest | null = packed?.manifest ?? previous;
+    if (base !== null || guides.report.files.length > 0) {
+      const manifest: InitManifest = {
+        ...(base ?? { schema_version: 1, pack_path: null, extra_paths: [], skills: [], files: {} }),
+        generated_at: now.toISOString(),
+        guide_path: guideSource,
+        guides: guides.entries,
+      };
+      await writeFileAtomic(paths.manifest, `${JSON.stringify(manifest, null, 2)}\n`);
+    }
     const runtimeConfig = buildRuntimeConfig(paths, options.config, {
       skillsEnabled,
       packPath: copy.packPath,
@@ -282,6 +418,7 @@ export async function initWorkspace(options: InitOptions): Promise<InitReport> {
       workspace: paths.root,
       skillsEnabled,
       ...copy,
+      guides: guides.report,
       runtimeConfig,
       runtimeConfigFile: paths.runtimeConfig,
       manifestFile: paths.manifest,

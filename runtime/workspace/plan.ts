@@ -111,6 +111,26 @@ function matchesAny(skill: FoundSkill, list: string[]): boolean {
   return list.some((name) => skill.names.includes(name.replace(/^\.\/+|\/+$/g, "")));
 }
 
+/** Folder name of the stage guides, beside the pack and inside the workspace. */
+export const GUIDE_DIR_NAME = "guide_doc";
+
+/** The pack's stage guides: `<pack>/guide_doc`, else `<pack>/../guide_doc` (the repo layout); null when neither is a folder. */
+export async function findGuideDir(packRoot: string): Promise<string | null> {
+  for (const candidate of [join(packRoot, GUIDE_DIR_NAME), join(dirname(packRoot), GUIDE_DIR_NAME)]) {
+    const info = await lstat(candidate).catch(() => null);
+    if (info?.isDirectory()) return candidate;
+  }
+  return null;
+}
+
+/** Every file of the guide folder, destined for `<ws>/guide_doc/<path>` (rel is workspace-relative), sorted. */
+export async function planGuides(guideDir: string, warnings: string[]): Promise<PlannedFile[]> {
+  const listing = await listTree(guideDir, warnings);
+  return listing.files
+    .map((rel) => ({ rel: `${GUIDE_DIR_NAME}/${rel}`, source: join(guideDir, rel) }))
+    .sort((a, b) => (a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0));
+}
+
 export async function planCopy(input: PlanInput): Promise<CopyPlan> {
   const warnings: string[] = [];
   const found: FoundSkill[] = [];

@@ -119,6 +119,16 @@ describe.sequential("runScript", () => {
     expect(ownCgroup()).toBe(before);
   });
 
+  it("says so when root has no pids cgroup for the process limit", async () => {
+    const result = await runScript(await h.request("exit3.sh"), { cgroupRoot: join(h.root, "no-cgroup") });
+    expect(result.status).toBe("nonzero_exit");
+    // Only root needs the cgroup (RLIMIT_NPROC binds everyone else), so only root is warned.
+    const expected = [
+      `process limit not enforced: running as root (RLIMIT_NPROC does not apply) and no pids cgroup controller under ${join(h.root, "no-cgroup")}; fix: run skillgate as a normal user or give it a pids cgroup controller`,
+    ];
+    expect(result.warnings).toEqual(process.getuid?.() === 0 ? expected : []);
+  });
+
   it("caps combined output in bytes, keeps the head and says so", async () => {
     const result = await runScript(
       await h.request("flood.py", { limits: { ...SMALL_LIMITS, outputBytes: 1000 } }),

@@ -3,11 +3,13 @@ import { spawn } from "node:child_process";
 import { afterAll, bench, describe } from "vitest";
 import { runScript } from "../../runtime/exec/index.js";
 import type { RunRequest } from "../../runtime/exec/types.js";
-import { makeHarness } from "./harness.js";
+import { type Harness, makeHarness } from "./harness.js";
 
-const h = makeHarness("skillgate-bench-");
+const h: Harness = makeHarness("skillgate-bench-");
 h.addScript("noop.sh", "echo ok\n");
 const base: RunRequest = await h.request("noop.sh");
+// vitest may load a bench file more than once (collection, then run): clean up whichever copy exits.
+process.once("exit", () => h.cleanup());
 const timings: Record<string, number[]> = { plain: [], level1: [], level2: [] };
 
 async function timed(label: string, run: () => Promise<unknown>): Promise<void> {
@@ -51,7 +53,7 @@ describe("script run overhead", () => {
   );
 });
 
-afterAll(() => {
+function printSummary(): void {
   const plain = median(timings.plain ?? []);
   const level1 = median(timings.level1 ?? []);
   const level2 = median(timings.level2 ?? []);
@@ -66,5 +68,9 @@ afterAll(() => {
       `bubblewrap alone (level 2 - level 1): +${(level2 - level1).toFixed(1)} ms`,
     ].join("\n"),
   );
+}
+
+afterAll(() => {
+  printSummary();
   h.cleanup();
 });

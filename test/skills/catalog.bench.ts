@@ -83,7 +83,8 @@ describe("skill catalog (2,000 skills)", () => {
   );
 
   // The machine is shared: load drifts between benches, so the ratio comes from floor and scan measured
-  // back to back in the same iteration (order alternating), as the median of per-iteration ratios.
+  // back to back in the same iteration (order alternating, so carried-over garbage is paid by each side
+  // half of the time), as the median of per-iteration ratios.
   let pairs = 0;
   bench(
     "paired floor + cold scan (for the ratio)",

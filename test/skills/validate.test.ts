@@ -410,6 +410,22 @@ describe("lenient mode", () => {
     ]);
   });
 
+  it("turns a YAML alias bomb into a diagnostic instead of throwing", () => {
+    const levels = ["a: &a [x, x, x, x, x, x, x, x, x, x]"];
+    for (let level = 1; level < 8; level++) {
+      const previous = String.fromCharCode(96 + level);
+      const next = String.fromCharCode(97 + level);
+      levels.push(
+        `${next}: &${next} [*${previous}, *${previous}, *${previous}, *${previous}, *${previous}, *${previous}, *${previous}, *${previous}, *${previous}, *${previous}]`,
+      );
+    }
+    const result = run(`---\nname: my-skill\ndescription: d\n${levels.join("\n")}\n---\n`, "lenient");
+    expect(result.ok).toBe(false);
+    expect(result.problems).toEqual([
+      'error YAML_ERROR: invalid YAML in the frontmatter at line 2, column 1: Excessive alias count indicates a resource exhaustion attack; fix the YAML syntax (quote values that contain ": " or start with a special character)',
+    ]);
+  });
+
   it("never throws on arbitrary bytes", () => {
     for (let seed = 0; seed < 200; seed++) {
       const bytes = Buffer.from(
