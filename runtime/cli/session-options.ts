@@ -10,6 +10,8 @@ export interface SessionFlags {
   useSkill?: boolean;
   extraSkillPath?: string[];
   json?: boolean;
+  /** The skill flags in the order typed: the loader's rules (last wins, conflicts) need the order. */
+  skillArgv?: string[];
 }
 
 function collect(value: string, previous: string[] = []): string[] {
@@ -17,6 +19,11 @@ function collect(value: string, previous: string[] = []): string[] {
 }
 
 export function addSessionOptions(command: Command, workspaceRequired = true): Command {
+  const skillArgv: string[] = [];
+  command.on("option:use-skill", () => skillArgv.push("--use-skill"));
+  command.on("option:no-use-skill", () => skillArgv.push("--no-use-skill"));
+  command.on("option:extra-skill-path", (path: string) => skillArgv.push("--extra-skill-path", path));
+  command.setOptionValue("skillArgv", skillArgv);
   return command
     .option(
       "-w, --workspace <dir>",
@@ -38,7 +45,7 @@ export function addSessionOptions(command: Command, workspaceRequired = true): C
     .option("--json", "print JSON instead of text");
 }
 
-/** Rebuilds the skill flags as typed so the loader applies its own rules (last wins, conflict checks). */
+/** Passes the skill flags as typed so the loader applies its own rules (last wins, conflict checks). */
 export function sessionOptionsFrom(flags: SessionFlags, workspace: string | undefined): OpenSessionOptions {
   if (!workspace) {
     throw new SkillgateError(
@@ -46,11 +53,7 @@ export function sessionOptionsFrom(flags: SessionFlags, workspace: string | unde
       "missing --workspace <dir>: name the workspace folder, e.g. --workspace ./ws",
     );
   }
-  const argvFlags: string[] = [];
-  if (flags.useSkill === true) argvFlags.push("--use-skill");
-  if (flags.useSkill === false) argvFlags.push("--no-use-skill");
-  for (const path of flags.extraSkillPath ?? []) argvFlags.push("--extra-skill-path", path);
-  return { workspace, configFile: flags.config, argvFlags };
+  return { workspace, configFile: flags.config, argvFlags: [...(flags.skillArgv ?? [])] };
 }
 
 /** Files below which an init copy is quick enough to stay silent. */

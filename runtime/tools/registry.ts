@@ -90,8 +90,7 @@ export async function callTool(session: Session, name: string, args: unknown): P
 
 /** Engine warnings (e.g. a tampered ledger) not yet shown by a stage tool are attached to this result. */
 function withPendingWarnings(session: Session, result: ToolResult): ToolResult {
-  const engine = session.engine as { drainWarnings?: () => string[] };
-  const warnings = typeof engine.drainWarnings === "function" ? engine.drainWarnings() : [];
+  const warnings = session.engine.drainWarnings?.() ?? [];
   if (warnings.length === 0) return result;
   return {
     ...result,

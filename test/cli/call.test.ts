@@ -106,6 +106,13 @@ describe("skillgate call across processes", () => {
       message: "--extra-skill-path cannot be used with --no-use-skill",
     },
     {
+      // A later --use-skill does not hide the conflict: the loader sees the flags in the order typed.
+      args: ["call", "Status", "--no-use-skill", "--extra-skill-path", "/nonexistent", "--use-skill"],
+      workspace: true,
+      code: 2,
+      message: "--extra-skill-path cannot be used with --no-use-skill",
+    },
+    {
       args: ["call", "ReadTextFile", '{"path": "../outside"}'],
       workspace: true,
       code: 1,

@@ -1,5 +1,14 @@
 // End-to-end test support: a temp SKILLGATE_HOME, workspaces seeded like `npm start`, tool calls, and the stage outputs built from the planted defects.
-import { chmodSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -118,16 +127,17 @@ export const PYTHON_REPROS: ReproScript[] = [
     defect: "resource-leak-load-csv",
     body: [
       "import gc, os, tempfile, warnings",
-      'bad = os.path.join(tempfile.mkdtemp(), "bad.csv")',
-      'with open(bad, "w") as handle:',
-      '    handle.write("a,b\\n1,2\\n")',
-      "with warnings.catch_warnings(record=True) as caught:",
-      '    warnings.simplefilter("always")',
-      "    try:",
-      "        inv.load_csv(bad)",
-      "    except inv.InventoryError:",
-      "        pass",
-      "    gc.collect()",
+      "with tempfile.TemporaryDirectory() as folder:",
+      '    bad = os.path.join(folder, "bad.csv")',
+      '    with open(bad, "w") as handle:',
+      '        handle.write("a,b\\n1,2\\n")',
+      "    with warnings.catch_warnings(record=True) as caught:",
+      '        warnings.simplefilter("always")',
+      "        try:",
+      "            inv.load_csv(bad)",
+      "        except inv.InventoryError:",
+      "            pass",
+      "        gc.collect()",
       'print("expected no ResourceWarning, got", [w.category.__name__ for w in caught if issubclass(w.category, ResourceWarning)])',
       "",
     ].join("\n"),
@@ -160,7 +170,7 @@ export function jsRepro(dut: string): string {
   return [
     'import { spawnSync } from "node:child_process";',
     `const run = spawnSync("python3", ["-c", ${JSON.stringify(python)}], { encoding: "utf8" });`,
-    "if (run.status !== 0) throw new Error(`python3 failed: ${run.stderr}`);",
+    'if (run.status !== 0) throw new Error("python3 failed: " + run.stderr);',
     'console.log("expected 20669, got", run.stdout.trim());',
     "",
   ].join("\n");
@@ -200,7 +210,9 @@ export function summaryMarkdown(defects: PlantedDefect[], runs: ReproRun[]): str
     "",
     "## Reproduction results",
     "",
-    ...runs.map((r, i) => `- ${r.bug}: ${r.verdict} (REPRO-${String(i + 1).padStart(3, "0")}) — ${r.observed}`),
+    ...runs.map(
+      (r, i) => `- ${r.bug}: ${r.verdict} (REPRO-${String(i + 1).padStart(3, "0")}) — ${r.observed}`,
+    ),
     "",
     "## Recommended fixes",
     "",

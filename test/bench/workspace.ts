@@ -1,0 +1,115 @@
+// Bench fixture: a generated pack with one skill holding the same tiny helper as .ts (tsx), .mjs (node) and .py, initialised as a real workspace.
+import { chmodSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { stringify } from "yaml";
+import { type OpenedSession, openSession } from "../../runtime/tools/session.js";
+
+export const BENCH_SKILL = "bench/helpers";
+
+/** The helper body: parse its args, compute a little, print one line (same code in every language). */
+export const HELPER_TS = `const args: string[] = process.argv.slice(2);
+const total: number = args.map((arg) => arg.length).reduce((sum, length) => sum + length, 0);
+console.log(\`helper ok \${args.length} args \${total} chars\`);
+`;
+export const HELPER_MJS = `const args = process.argv.slice(2);
+const total = args.map((arg) => arg.length).reduce((sum, length) => sum + length, 0);
+console.log(\`helper ok \${args.length} args \${total} chars\`);
+`;
+export const HELPER_PY = `import sys
+args = sys.argv[1:]
+total = sum(len(arg) for arg in args)
+print(f"helper ok {len(args)} args {total} chars")
+`;
+
+export interface BenchWorkspace {
+  dir: string;
+  ws: string;
+  home: string;
+  pack: string;
+  configFile: string;
+  env: NodeJS.ProcessEnv;
+  /** Absolute path of a helper inside the initialised workspace copy. */
+  scriptPath(name: string): string;
+  open(): Promise<OpenedSession>;
+  cleanup(): void;
+}
+
+export interface BenchWorkspaceOptions {
+  sandboxLevel?: 1 | 2 | 3;
+  /** Extra generated skills (plain SKILL.md) in the pack, for catalog-heavy benches. */
+  extraSkills?: number;
+}
+
+function skillMd(name: string, description: string): string {
+  return `---\nname: ${name}\ndescription: ${description}\n---\n\n# ${name}\n\nRun the helper with RunSkillScript.\n`;
+}
+
+/** Creates pack, config and home in a temp dir, sets SKILLGATE_HOME for this process; init runs on first open(). */
+export function makeBenchWorkspace(options: BenchWorkspaceOptions = {}): BenchWorkspace {
+  const dir = mkdtempSync(join(tmpdir(), "skillgate-bench-"));
+  const home = join(dir, "home");
+  const ws = join(dir, "ws");
+  const pack = join(dir, "pack");
+  const skill = join(pack, "bench", "helpers");
+  mkdirSync(join(skill, "scripts"), { recursive: true });
+  writeFileSync(join(skill, "SKILL.md"), skillMd("helpers", "Bench helpers: the same tiny script in TS, JS and Python."));
+  writeFileSync(join(skill, "scripts", "helper.ts"), HELPER_TS);
+  writeFileSync(join(skill, "scripts", "helper.mjs"), HELPER_MJS);
+  writeFileSync(join(skill, "scripts", "helper.py"), HELPER_PY);
+  writeFileSync(join(skill, "scripts", "script_runner.json"), JSON.stringify({ "helper.ts": "tsx" }));
+  writeFileSync(join(pack, "script_runner.json"), JSON.stringify({ ".ts": "tsx", ".js": "node", ".mjs": "node" }));
+  for (let i = 0; i < (options.extraSkills ?? 0); i++) {
+    const extra = join(pack, "extra", `skill-${i}`);
+    mkdirSync(extra, { recursive: true });
+    writeFileSync(join(extra, "SKILL.md"), skillMd(`skill-${i}`, `Generated skill ${i} for the bench.`));
+  }
+  const configFile = join(dir, "config.yaml");
+  writeFileSync(
+    configFile,
+    stringify({
+      DUT: "dut",
+      OUT: "out",
+      skill: { use_skill: true, pack_path: pack, general_skill_list: [], max_skill_list_count: 15 },
+      exec: { sandbox_level: options.sandboxLevel ?? 2, timeout_seconds: 60 },
+      stage: [
+        {
+          name: "bench",
+          desc: "Bench stage.",
+          task: ["Run the helpers."],
+          output_files: ["{OUT}/done.md"],
+          checker: [{ kind: "file_exists", args: { path: "{OUT}/done.md" } }],
+          skill_list: [BENCH_SKILL],
+          force_use_skill: true,
+        },
+      ],
+    }),
+  );
+  process.env.SKILLGATE_HOME = home;
+  const env = { ...process.env, SKILLGATE_HOME: home, NO_COLOR: "1" };
+  return {
+    dir,
+    ws,
+    home,
+    pack,
+    configFile,
+    env,
+    scriptPath: (name) => join(ws, ".ucagent", "skills", "bench", "helpers", "scripts", name),
+    open: () => openSession({ workspace: ws, configFile, env }),
+    cleanup: () => removeTree(dir),
+  };
+}
+
+/** Makes a tree writable again (init marks the copied pack read-only), then removes it. */
+export function removeTree(path: string): void {
+  const walk = (current: string) => {
+    const info = lstatSync(current, { throwIfNoEntry: false });
+    if (!info || info.isSymbolicLink()) return;
+    if (info.isDirectory()) {
+      chmodSync(current, 0o755);
+      for (const entry of readdirSync(current)) walk(join(current, entry));
+    } else chmodSync(current, 0o644);
+  };
+  walk(path);
+  rmSync(path, { recursive: true, force: true });
+}
