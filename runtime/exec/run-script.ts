@@ -163,11 +163,10 @@ export async function runScript(
   // bwrap gives the run a private /tmp (HOME inside it); otherwise a throwaway folder on the host.
   const scratch = sandbox.kind === "bwrap" ? null : mkdtempSync(join(tmpdir(), "skillgate-run-"));
   const home = scratch === null ? SANDBOX_UID_HOME : join(scratch, "home");
-  const tmp = scratch === null ? "/tmp" : join(scratch, "tmp");
-  if (scratch !== null) {
-    mkdirSync(home);
-    mkdirSync(tmp);
-  }
+  const tmp = req.tmpDir ?? (scratch === null ? "/tmp" : join(scratch, "tmp"));
+  if (scratch !== null) mkdirSync(home);
+  if (req.tmpDir !== undefined || scratch !== null) mkdirSync(tmp, { recursive: true });
+  const writableExtras = [...(req.persistentPaths ?? []), ...(req.tmpDir === undefined ? [] : [req.tmpDir])];
 
   const tools = [req.runner, process.execPath, ...hostToolchain(hostEnv.PATH)];
   const toolPrefixes = tools
@@ -232,7 +231,7 @@ export async function runScript(
       cwd: req.cwd,
       skillDir: req.skillDir,
       writablePaths: req.writablePaths,
-      persistentPaths: req.persistentPaths ?? [],
+      persistentPaths: writableExtras,
       readOnlyPaths: [...new Set([...toolPrefixes, ownModules, ...(req.readOnlyPaths ?? [])])],
       network: req.network,
       env: scriptEnv,
@@ -245,7 +244,7 @@ export async function runScript(
   } else if (sandbox.kind === "sandbox-exec") {
     const profile = macosSandboxProfile({
       readPaths: [req.skillDir, req.cwd, ...toolPrefixes, ownModules, ...(req.readOnlyPaths ?? [])],
-      writePaths: [...req.writablePaths, ...(req.persistentPaths ?? []), ...(scratch ? [scratch] : [])],
+      writePaths: [...req.writablePaths, ...writableExtras, ...(scratch ? [scratch] : [])],
       deniedPaths: sensitiveHomePaths(homedir()),
       network: req.network,
     });

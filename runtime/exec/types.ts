@@ -46,6 +46,11 @@ export interface RunRequest {
   env: Record<string, string>;
   /** Network allowed (the skill declared it). */
   network: boolean;
+  /**
+   * Host folder used as TMPDIR (bound writable at the same path), so temp files a helper keeps on failure
+   * stay readable after the run; default: a private tmpfs /tmp that vanishes with the sandbox.
+   */
+  tmpDir?: string;
   /** Cache folders that persist between runs (e.g. uv, bun caches), bound writable. */
   persistentPaths?: string[];
   /** Extra folders the run may read (e.g. a compiled-helper cache holding the script that runs). */

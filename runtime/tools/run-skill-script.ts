@@ -1,4 +1,6 @@
 // RunSkillScript: validates every [skill_id, script, args] command first, then runs them in order (no shell) and records use.
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { z } from "zod";
 import { type ErrorCode, isSkillgateError } from "../errors.js";
 import { skillgateHome } from "../config/home.js";
@@ -212,6 +214,8 @@ export async function requestFor(
     env,
     network: plan.network,
     persistentPaths: plan.persistentPaths,
+    // Shared with the host so a helper's "temp file kept: <path>" still exists after the run.
+    tmpDir: join(tmpdir(), "skillgate-tmp"),
     limits: plan.limits,
     sandboxLevel: plan.sandboxLevel,
     allowUnsandboxed: session.config.exec.allow_unsandboxed,

@@ -53,7 +53,7 @@ export function makeBenchWorkspace(options: BenchWorkspaceOptions = {}): BenchWo
   const pack = join(dir, "pack");
   const skill = join(pack, "bench", "helpers");
   mkdirSync(join(skill, "scripts"), { recursive: true });
-  writeFileSync(join(skill, "SKILL.md"), skillMd("helpers", "Bench helpers: the same tiny script in TS, JS and Python."));
+  writeFileSync(join(skill, "SKILL.md"), skillMd("helpers", "Bench helpers - the same tiny script in TS, JS and Python."));
   writeFileSync(join(skill, "scripts", "helper.ts"), HELPER_TS);
   writeFileSync(join(skill, "scripts", "helper.mjs"), HELPER_MJS);
   writeFileSync(join(skill, "scripts", "helper.py"), HELPER_PY);
