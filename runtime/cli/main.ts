@@ -1,13 +1,15 @@
 #!/usr/bin/env node
 // The `skillgate` command: registers every verb from cli/commands/ and runs it.
 import { Command, CommanderError } from "commander";
-import { EXIT_USAGE, processIO } from "./io.js";
 import { registeredCommands } from "./commands/index.js";
+import { EXIT_USAGE, processIO } from "./io.js";
 
 export async function main(argv: string[]): Promise<void> {
   const io = processIO();
   const program = new Command("skillgate")
-    .description("Serve a skill pack and a staged workflow to LLM agents (UCAgent-compatible tools over MCP).")
+    .description(
+      "Serve a skill pack and a staged workflow to LLM agents (UCAgent-compatible tools over MCP).",
+    )
     .showHelpAfterError()
     .exitOverride();
   for (const register of registeredCommands) register(program, io);
@@ -23,6 +25,8 @@ export async function main(argv: string[]): Promise<void> {
 }
 
 main(process.argv.slice(2)).catch((error: unknown) => {
-  process.stderr.write(`skillgate: internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.stderr.write(
+    `skillgate: internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+  );
   process.exitCode = 1;
 });

@@ -6,7 +6,10 @@ export const CheckerSchema = z
     kind: z
       .enum(["file_exists", "markdown_headings", "markdown_entries", "regex_count", "json_schema", "command"])
       .describe("Built-in checker kind (data, not code)."),
-    args: z.record(z.string(), z.unknown()).default({}).describe("Arguments of the checker kind; see README."),
+    args: z
+      .record(z.string(), z.unknown())
+      .default({})
+      .describe("Arguments of the checker kind; see README."),
   })
   .strict()
   .describe("One checker of a stage.");
@@ -16,13 +19,19 @@ export const StageSchema = z
     name: z.string().min(1).describe("Unique stage name."),
     desc: z.string().default("").describe("One-line description of the stage."),
     task: z.array(z.string()).default([]).describe("Task lines shown to the agent."),
-    guide_doc: z.string().optional().describe("Workspace-relative or pack-relative guide with the full method."),
+    guide_doc: z
+      .string()
+      .optional()
+      .describe("Workspace-relative or pack-relative guide with the full method."),
     output_files: z
       .array(z.string())
       .default([])
       .describe("Files the stage produces (may use {OUT}/{DUT}); fingerprinted after Check."),
     checker: z.array(CheckerSchema).default([]).describe("Checkers run in order by Check and Complete."),
-    skill_list: z.array(z.string()).default([]).describe("Skill ids the agent must prove it used (when forced)."),
+    skill_list: z
+      .array(z.string())
+      .default([])
+      .describe("Skill ids the agent must prove it used (when forced)."),
     force_use_skill: z
       .boolean()
       .default(true)
@@ -36,7 +45,10 @@ export const SkillLimitsSchema = z
     timeout_seconds: z.number().positive().optional().describe("Wall-clock limit of one script run."),
     memory_mb: z.number().int().positive().optional().describe("Memory limit of the script's process tree."),
     output_bytes: z.number().int().positive().optional().describe("Combined stdout+stderr cap in bytes."),
-    sandbox_level: z.union([z.literal(1), z.literal(2), z.literal(3)]).optional().describe("Isolation level."),
+    sandbox_level: z
+      .union([z.literal(1), z.literal(2), z.literal(3)])
+      .optional()
+      .describe("Isolation level."),
   })
   .strict();
 
@@ -45,7 +57,9 @@ export const ExecSchema = z
     sandbox_level: z
       .union([z.literal(1), z.literal(2), z.literal(3)])
       .default(2)
-      .describe("1 limits only; 2 OS sandbox + limits; 3 sandbox + limits + static scan refusing critical findings."),
+      .describe(
+        "1 limits only; 2 OS sandbox + limits; 3 sandbox + limits + static scan refusing critical findings.",
+      ),
     allow_unsandboxed: z
       .boolean()
       .default(false)
@@ -54,10 +68,19 @@ export const ExecSchema = z
       .array(z.string())
       .default([])
       .describe("Skill ids whose critical scan findings are approved at level 3."),
-    timeout_seconds: z.number().positive().default(30).describe("Default wall-clock limit of one script run."),
+    timeout_seconds: z
+      .number()
+      .positive()
+      .default(30)
+      .describe("Default wall-clock limit of one script run."),
     max_timeout_seconds: z.number().positive().default(600).describe("Hard maximum any override may reach."),
     memory_mb: z.number().int().positive().default(512).describe("Default memory limit (process tree RSS)."),
-    output_bytes: z.number().int().positive().default(1_048_576).describe("Default stdout+stderr cap in bytes."),
+    output_bytes: z
+      .number()
+      .int()
+      .positive()
+      .default(1_048_576)
+      .describe("Default stdout+stderr cap in bytes."),
     max_processes: z.number().int().positive().default(256).describe("Processes/threads limit."),
     max_file_size_mb: z.number().int().positive().default(256).describe("Largest file a script may write."),
     max_open_files: z.number().int().positive().default(1024).describe("Open file descriptor limit."),
@@ -83,12 +106,18 @@ export const SkillConfigSchema = z
       .min(0)
       .default(15)
       .describe("Cap on ListSkill entries (stage skills never capped); 0 = no cap."),
-    general_skill_list: z.array(z.string()).default([]).describe("Skills listed in every stage after stage skills."),
+    general_skill_list: z
+      .array(z.string())
+      .default([])
+      .describe("Skills listed in every stage after stage skills."),
     enable_skill_list: z
       .array(z.string())
       .default([])
       .describe("Copy only these skills (id or folder name); wins over disable."),
-    disable_skill_list: z.array(z.string()).default([]).describe("Do not copy these skills (id or folder name)."),
+    disable_skill_list: z
+      .array(z.string())
+      .default([])
+      .describe("Do not copy these skills (id or folder name)."),
     pack_path: z
       .string()
       .optional()

@@ -74,14 +74,18 @@ export async function compileTsHelper(scriptPath: string, cacheDir: string): Pro
   });
   const inputs = Object.keys(result.metafile.inputs);
   const output = Object.values(result.metafile.outputs)[0];
-  const selfContained = inputs.length === 1 && (output?.imports ?? []).every((imp) => isBuiltinImport(imp.path));
+  const selfContained =
+    inputs.length === 1 && (output?.imports ?? []).every((imp) => isBuiltinImport(imp.path));
   const code = result.outputFiles[0]?.text;
   if (!selfContained || code === undefined) return null;
 
   mkdirSync(cacheDir, { recursive: true });
   writeAtomically(body, code);
   // Source maps must be on before the body loads, or stack traces would point into the cache.
-  writeAtomically(entry, `process.setSourceMapsEnabled(true);\nawait import(${JSON.stringify(pathToFileURL(body).href)});\n`);
+  writeAtomically(
+    entry,
+    `process.setSourceMapsEnabled(true);\nawait import(${JSON.stringify(pathToFileURL(body).href)});\n`,
+  );
   return { entry, compiled: true };
 }
 

@@ -2,8 +2,8 @@
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { z } from "zod";
-import { type ErrorCode, isSkillgateError } from "../errors.js";
 import { skillgateHome } from "../config/home.js";
+import { type ErrorCode, isSkillgateError } from "../errors.js";
 import { checkScriptPath, resolveRunner, runPlanFor, runScript, splitArgs } from "../exec/index.js";
 import { tsCacheDir, withTsFastPath } from "../exec/ts-fast-path.js";
 import type { RunRequest, RunResult } from "../exec/types.js";
@@ -203,7 +203,11 @@ export async function requestFor(
   hostEnv: NodeJS.ProcessEnv,
 ): Promise<{ request: RunRequest; warnings: string[]; fastPath: boolean }> {
   const plan = runPlanFor(session.config.exec, command.skill, hostEnv);
-  const env: Record<string, string> = { DUT: session.runtime.DUT, OUT: session.runtime.OUT, ...plan.extraEnv };
+  const env: Record<string, string> = {
+    DUT: session.runtime.DUT,
+    OUT: session.runtime.OUT,
+    ...plan.extraEnv,
+  };
   const request: RunRequest = {
     runner: command.runner,
     scriptPath: command.scriptPath,

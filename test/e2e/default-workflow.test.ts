@@ -427,6 +427,17 @@ describe.sequential("b. skills off (--no-use-skill): guides + checkers complete 
     ]);
   });
 
+  it("every stage's guide_doc is a workspace path ReadTextFile reads, and its task says so", async () => {
+    for (const stage of session.config.stage) {
+      expect(stage.guide_doc).toBe(`guide_doc/${stage.name}.md`);
+      expect(stage.task[0]).toBe(
+        `First read the stage guide with ReadTextFile (path \`${stage.guide_doc}\`, relative to the workspace): it has the complete method and the exact acceptance format.`,
+      );
+      const guide = await ok(session, "ReadTextFile", { path: stage.guide_doc });
+      expect(guide.structured.content).toBe(readFileSync(join(REPO, stage.guide_doc!), "utf8"));
+    }
+  });
+
   it("completes all three stages by hand and Status shows the workflow finished", async () => {
     await completeByHand(session, ws, 0);
     const status = await ok(session, "Status");

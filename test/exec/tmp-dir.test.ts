@@ -15,14 +15,17 @@ print(path)
 `;
 
 describe.sequential("run TMPDIR", () => {
-  it.each([1, 2] as const)("level %i: a requested tmpDir is TMPDIR and its files outlive the run", async (level) => {
-    harness.addScript("keep.py", KEEP_TEMP);
-    const tmpDir = join(harness.root, `host-tmp-${level}`);
-    const result = await runScript(await harness.request("keep.py", { tmpDir, sandboxLevel: level }));
-    expect(result.status).toBe("ok");
-    expect(result.stdout).toBe(`${join(tmpDir, "kept.txt")}\n`);
-    expect(readFileSync(join(tmpDir, "kept.txt"), "utf8")).toBe("kept");
-  });
+  it.each([1, 2] as const)(
+    "level %i: a requested tmpDir is TMPDIR and its files outlive the run",
+    async (level) => {
+      harness.addScript("keep.py", KEEP_TEMP);
+      const tmpDir = join(harness.root, `host-tmp-${level}`);
+      const result = await runScript(await harness.request("keep.py", { tmpDir, sandboxLevel: level }));
+      expect(result.status).toBe("ok");
+      expect(result.stdout).toBe(`${join(tmpDir, "kept.txt")}\n`);
+      expect(readFileSync(join(tmpDir, "kept.txt"), "utf8")).toBe("kept");
+    },
+  );
 
   it("level 2 without tmpDir: a private /tmp that vanishes with the sandbox", async () => {
     harness.addScript("keep.py", KEEP_TEMP);

@@ -59,7 +59,10 @@ describe.sequential("ts fast path", () => {
   it("falls back to real tsx for helpers that import relative modules or packages", async () => {
     mkdirSync(join(harness.scriptsDir, "lib"), { recursive: true });
     writeFileSync(join(harness.scriptsDir, "lib", "util.ts"), "export const three: number = 3;\n");
-    const relative = harness.addScript("relative.ts", 'import { three } from "./lib/util.ts";\nconsole.log(three);\n');
+    const relative = harness.addScript(
+      "relative.ts",
+      'import { three } from "./lib/util.ts";\nconsole.log(three);\n',
+    );
     const pkg = harness.addScript("pkg.ts", 'import { parse } from "yaml";\nconsole.log(parse("a: 1"));\n');
     expect(await compileTsHelper(relative, cacheDir)).toBeNull();
     expect(await compileTsHelper(pkg, cacheDir)).toBeNull();

@@ -11,4 +11,12 @@ import { register as registerValidate } from "./validate.js";
 
 export type RegisterCommand = (program: Command, io: CliIO) => void;
 
-export const registeredCommands: RegisterCommand[] = [registerInit, registerCall, registerServe, registerStatus, registerScan, registerValidate, registerCatalog];
+export const registeredCommands: RegisterCommand[] = [
+  registerInit,
+  registerCall,
+  registerServe,
+  registerStatus,
+  registerScan,
+  registerValidate,
+  registerCatalog,
+];

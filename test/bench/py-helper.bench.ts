@@ -1,0 +1,183 @@
+// `.py` helpers: RunSkillScript of helper.py (levels 1 and 2) vs the interpreter spawned directly, with a breakdown of where the time goes.
+import { homedir } from "node:os";
+
+import { afterAll, beforeAll, bench, describe } from "vitest";
+import { bwrapArgv, findExecutable, runScript } from "../../runtime/exec/index.js";
+import { installationPrefix } from "../../runtime/exec/bwrap.js";
+import { callTool } from "../../runtime/tools/index.js";
+import { type PreparedCommand, prepareCommand, requestFor } from "../../runtime/tools/run-skill-script.js";
+import type { OpenedSession } from "../../runtime/tools/session.js";
+import { printTable, type Row, Samples } from "./report.js";
+import { PLAIN_ENV, spawnPlain } from "./spawn.js";
+import { BENCH_SKILL, type BenchWorkspace, makeBenchWorkspace } from "./workspace.js";
+
+const ITERATIONS = 30;
+const ARGS = "--src dut --limit 3";
+const COMMAND = [BENCH_SKILL, "helper.py", ARGS];
+const level2: BenchWorkspace = makeBenchWorkspace({ sandboxLevel: 2 });
+const level1: BenchWorkspace = makeBenchWorkspace({ sandboxLevel: 1 });
+const samples = new Samples();
+let session2: OpenedSession;
+let session1: OpenedSession;
+let prepared2: PreparedCommand;
+let prepared1: PreparedCommand;
+let python = "";
+let prlimitArgv: string[] = [];
+let bwrapPrefix: string[] = [];
+
+async function runTool(session: OpenedSession): Promise<void> {
+  const result = await callTool(session, "RunSkillScript", { commands: [COMMAND] });
+  if (result.isError) throw new Error(`RunSkillScript helper.py failed: ${result.text}`);
+}
+
+async function prepare(session: OpenedSession): Promise<PreparedCommand> {
+  const snapshot = session.catalog();
+  if (!snapshot) throw new Error("no catalog");
+  const outcome = await prepareCommand(session, snapshot.skills, COMMAND, 1);
+  if (!outcome.ok) throw new Error(outcome.result.text);
+  return outcome.command;
+}
+
+async function runExec(session: OpenedSession, command: PreparedCommand): Promise<void> {
+  const { request } = await requestFor(session, command, process.env);
+  const result = await runScript(request);
+  if (result.status !== "ok") throw new Error(`runScript: ${result.status} ${result.output}`);
+}
+
+beforeAll(async () => {
+  session2 = await level2.open();
+  session1 = await level1.open();
+  prepared2 = await prepare(session2);
+  prepared1 = await prepare(session1);
+  python = prepared2.runner; // the real interpreter (pyenv shim resolved), as RunSkillScript runs it
+  const { request } = await requestFor(session2, prepared2, process.env);
+  const prlimit = findExecutable("prlimit") ?? "prlimit";
+  const limits = request.limits;
+  prlimitArgv = [
+    prlimit,
+    `--nproc=${limits.maxProcesses}`,
+    `--fsize=${limits.maxFileSizeBytes}`,
+    `--nofile=${limits.maxOpenFiles}`,
+    "--core=0",
+    `--data=${Math.max(limits.memoryBytes * 2, 1024 ** 3)}`,
+    "--",
+  ];
+  // The same mount layout runScript builds (system dirs, /etc allow-list, tmpfs, workspace, skill, runner prefix).
+  const full = bwrapArgv({
+    bwrap: findExecutable("bwrap") ?? "bwrap",
+    command: ["MARK"],
+    cwd: level2.ws,
+    skillDir: prepared2.skill.dir,
+    writablePaths: [level2.ws],
+    persistentPaths: [],
+    readOnlyPaths: [python, process.execPath]
+      .map((tool) => installationPrefix(tool, homedir()))
+      .filter((prefix): prefix is string => prefix !== null),
+    network: false,
+    env: { ...(PLAIN_ENV as Record<string, string>), HOME: "/tmp/home", TMPDIR: "/tmp" },
+    tmpSizeBytes: 64 * 1024 * 1024,
+    sensitivePaths: [],
+  });
+  bwrapPrefix = full.slice(0, full.indexOf("MARK"));
+  // Warm: bwrap probe, verify cache, interpreter pages, ledger checkpoint.
+  for (let i = 0; i < 2; i++) {
+    await runTool(session2);
+    await runTool(session1);
+    await runExec(session2, prepared2);
+    await spawnPlain([python, prepared2.scriptPath, ...ARGS.split(" ")], level2.ws);
+    await spawnPlain([...bwrapPrefix, python, prepared2.scriptPath, ...ARGS.split(" ")], level2.ws);
+  }
+}, 120_000);
+
+afterAll(() => {
+  level2.cleanup();
+  level1.cleanup();
+  if (samples.get("plain").length === 0) return; // set-up failed: vitest reports why
+  const m = (key: string) => samples.median(key);
+  const plain = m("plain");
+  const rows: Row[] = [
+    {
+      name: "RunSkillScript helper.py, sandbox level 2 (default)",
+      ours: m("tool.l2"),
+      baseline: plain,
+      baselineName: `plain spawn \`${python} helper.py\` (the interpreter RunSkillScript runs; no shim)`,
+      target: "<= 1.15x",
+      met: m("tool.l2") / plain <= 1.15,
+    },
+    {
+      name: "RunSkillScript helper.py, sandbox level 1",
+      ours: m("tool.l1"),
+      baseline: plain,
+      target: "<= 1.15x",
+      met: m("tool.l1") / plain <= 1.15,
+    },
+    {
+      name: "runScript only (exec layer), level 2",
+      ours: m("exec.l2"),
+      baseline: plain,
+      target: "",
+      met: null,
+    },
+    {
+      name: "runScript only (exec layer), level 1",
+      ours: m("exec.l1"),
+      baseline: plain,
+      target: "",
+      met: null,
+    },
+    { name: "plain spawn: prlimit ... python3", ours: m("plain.prlimit"), baseline: plain, target: "", met: null },
+    { name: "plain spawn: bwrap ... python3", ours: m("plain.bwrap"), baseline: plain, target: "", met: null },
+    {
+      name: "plain spawn: pyenv shim `python3 helper.py`",
+      ours: m("plain.shim"),
+      baseline: plain,
+      target: "",
+      met: null,
+    },
+  ];
+  const part = (label: string, value: number) => `    ${label.padEnd(58)} ${value.toFixed(2).padStart(7)} ms`;
+  printTable(".py helpers: RunSkillScript through callTool vs the interpreter", rows, {
+    notes: [
+      `${ITERATIONS} rounds, all variants interleaved in each round; medians of performance.now() around each call.`,
+      "Where the level-2 time goes (medians; the tool-side parts are timed on their own, outside a run):",
+      part("python itself (plain spawn)", plain),
+      part("+ prlimit as an extra exec (plain prlimit - plain)", m("plain.prlimit") - plain),
+      part("+ bubblewrap namespaces + mounts (plain bwrap - plain)", m("plain.bwrap") - plain),
+      part("runScript level 2 - plain (bwrap + prlimit + cgroup + supervise)", m("exec.l2") - plain),
+      part("runScript level 1 - plain (prlimit + cgroup + supervise)", m("exec.l1") - plain),
+      part("callTool level 2 - runScript level 2 (our tool path)", m("tool.l2") - m("exec.l2")),
+      part("  of which: catalog snapshot", m("part.catalog")),
+      part("  of which: validate command (path, manifest hash, runner)", m("part.prepare")),
+      part("  of which: requestFor (run plan, tsx check)", m("part.request")),
+      part("  of which: engine.current() (ledger read under lock)", m("part.current")),
+      part("  of which: recordUse (ledger append under lock)", m("part.recordUse")),
+    ],
+  });
+});
+
+describe(".py helpers", () => {
+  bench(
+    "one round: RunSkillScript l2/l1, runScript l2/l1, plain python/prlimit/bwrap/shim, tool parts",
+    async () => {
+      const args = ARGS.split(" ");
+      const script = prepared2.scriptPath;
+      await samples.timeAsync("tool.l2", () => runTool(session2));
+      await samples.timeAsync("plain", () => spawnPlain([python, script, ...args], level2.ws));
+      await samples.timeAsync("tool.l1", () => runTool(session1));
+      await samples.timeAsync("exec.l2", () => runExec(session2, prepared2));
+      await samples.timeAsync("exec.l1", () => runExec(session1, prepared1));
+      await samples.timeAsync("plain.prlimit", () => spawnPlain([...prlimitArgv, python, script, ...args], level2.ws));
+      await samples.timeAsync("plain.bwrap", () => spawnPlain([...bwrapPrefix, python, script, ...args], level2.ws));
+      await samples.timeAsync("plain.shim", () => spawnPlain(["python3", script, ...args], level2.ws, process.env));
+      samples.time("part.catalog", () => session2.catalog());
+      await samples.timeAsync("part.prepare", () => prepare(session2));
+      await samples.timeAsync("part.request", () => requestFor(session2, prepared2, process.env));
+      await samples.timeAsync("part.current", () => session2.engine.current());
+      await samples.timeAsync("part.recordUse", () =>
+        session2.engine.recordUse([BENCH_SKILL], { commands: [{ skill_id: BENCH_SKILL, script: "helper.py" }] }),
+      );
+    },
+    { iterations: ITERATIONS, warmupIterations: 0, time: 0 },
+  );
+});
+
