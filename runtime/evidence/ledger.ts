@@ -79,8 +79,26 @@ const CHECKPOINT_EVERY_BYTES = 64 * 1024;
 const ANCHOR_FIRST_WINDOW = 16 * 1024;
 const ANCHOR_MAX_WINDOW = 4 * 1024 * 1024;
 
+type LoadedLedger = { snapshot: LedgerSnapshot; dirty: boolean; checkpoint: LedgerHead };
+
+/** Identity of a file's current content as far as the kernel tells: ctime cannot be set back by a user. */
+async function fileIdentity(path: string): Promise<string> {
+  try {
+    const info = await stat(path, { bigint: true });
+    return `${info.ino}:${info.size}:${info.mtimeNs}:${info.ctimeNs}`;
+  } catch {
+    return "missing";
+  }
+}
+
 export class EvidenceLedger {
   private key: Buffer | null = null;
+  /**
+   * The last clean load, keyed by the identity of ledger + checkpoint when it started: a repeated read of unchanged
+   * files (ListSkill, Status, a no-op recordList) skips re-verifying the checkpoint and tail. Any write, ours or an
+   * agent's, changes the identity, so the next load verifies again.
+   */
+  private lastLoad: { identity: string; loaded: LoadedLedger } | null = null;
   private readonly now: () => Date;
   private readonly lock: NonNullable<LedgerDeps["lock"]>;
   private readonly writeAtomic: NonNullable<LedgerDeps["writeAtomic"]>;
@@ -172,9 +190,15 @@ export class EvidenceLedger {
    * Checkpoint, then verify and fold only the records after it. `dirty` asks for a new checkpoint now (recovery
    * happened); otherwise the caller refreshes the checkpoint once the unverified tail grows past a bound.
    */
-  private async load(
-    key: Buffer,
-  ): Promise<{ snapshot: LedgerSnapshot; dirty: boolean; checkpoint: LedgerHead }> {
+  private async load(key: Buffer): Promise<LoadedLedger> {
+    const identity = `${await fileIdentity(this.paths.ledger)}|${await fileIdentity(this.paths.progress)}`;
+    if (this.lastLoad?.identity === identity) return structuredClone(this.lastLoad.loaded);
+    const loaded = await this.loadAndVerify(key);
+    this.lastLoad = loaded.dirty ? null : { identity, loaded: structuredClone(loaded) };
+    return loaded;
+  }
+
+  private async loadAndVerify(key: Buffer): Promise<LoadedLedger> {
     const warnings: string[] = [];
     const size = await stat(this.paths.ledger).then(
       (s) => s.size,

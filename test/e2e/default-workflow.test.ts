@@ -1,6 +1,6 @@
 // The default workflow driven end to end through the tools (no LLM, no mocks): skills on, skills off, skill folder missing, and each pack skill enabled/disabled/missing.
 import { spawnSync } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, realpathSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { validateWorkflow } from "../../runtime/stage/index.js";
@@ -281,7 +281,7 @@ describe.sequential("a. skills on: the default workflow with list, read, run, Ch
     records.forEach((record, index) => {
       expect(record.sandboxed).toBe(true);
       expect(record.argv.slice(-2)).toEqual([
-        join(ws, ".ucagent/skills/runners/python-runner/scripts/run_uv_script.py"),
+        realpathSync(join(ws, ".ucagent/skills/runners/python-runner/scripts/run_uv_script.py")),
         rels[index],
       ]);
       const observed = record.output.trim().split("\n").at(-1);
