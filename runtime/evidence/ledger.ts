@@ -114,7 +114,23 @@ export class EvidenceLedger {
 
   /** Loads the current state under the workspace lock (verifying only records after the checkpoint). */
   async read(): Promise<LedgerSnapshot> {
+    const unchanged = await this.readUnchanged();
+    if (unchanged) return unchanged;
     return (await this.transact(() => ({ records: [], result: undefined }))).snapshot;
+  }
+
+  /**
+   * The state of the last clean load when neither file changed since (no lock needed: what was verified is still
+   * what is on disk, and a writer mid-append has already changed the size); null when a full load is needed.
+   */
+  async readUnchanged(): Promise<LedgerSnapshot | null> {
+    if (!this.lastLoad) return null;
+    const identity = await this.identity();
+    return this.lastLoad?.identity === identity ? structuredClone(this.lastLoad.loaded.snapshot) : null;
+  }
+
+  private async identity(): Promise<string> {
+    return `${await fileIdentity(this.paths.ledger)}|${await fileIdentity(this.paths.progress)}`;
   }
 
   /**
@@ -191,7 +207,7 @@ export class EvidenceLedger {
    * happened); otherwise the caller refreshes the checkpoint once the unverified tail grows past a bound.
    */
   private async load(key: Buffer): Promise<LoadedLedger> {
-    const identity = `${await fileIdentity(this.paths.ledger)}|${await fileIdentity(this.paths.progress)}`;
+    const identity = await this.identity();
     if (this.lastLoad?.identity === identity) return structuredClone(this.lastLoad.loaded);
     const loaded = await this.loadAndVerify(key);
     this.lastLoad = loaded.dirty ? null : { identity, loaded: structuredClone(loaded) };

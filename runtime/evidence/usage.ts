@@ -251,7 +251,7 @@ export function describeCoverage(flags: SkillFlags): string {
 
 export function missingSkillText(id: string, info: StageSkillInfo | undefined): string {
   const file = info?.skillFile ?? `.ucagent/skills/${id}/SKILL.md`;
-  return `skill '${id}' of this stage is not in the workspace skill folder (${file} is missing or no longer parses). Re-run \`skillgate init\` in the workspace to restore the skill pack, or restart with --no-use-skill to work without skills.`;
+  return `skill '${id}' of this stage is not in the workspace skill folder (${file} is missing or no longer parses). Re-run \`skillgate init\` in the workspace to restore the skill pack (when skill.enable_skill_list or skill.disable_skill_list leaves it out, change that first), or restart with --no-use-skill to work without skills.`;
 }
 
 export function describe(value: unknown): string {

@@ -31,6 +31,14 @@ function hostToolchain(searchPath: string | undefined): string[] {
   return toolchain;
 }
 
+/** prlimit's path per PATH searched: a PATH walk of stat calls is not redone on every run. */
+const prlimitByPath = new Map<string, string | null>();
+
+function prlimitFor(searchPath: string): string | null {
+  if (!prlimitByPath.has(searchPath)) prlimitByPath.set(searchPath, findExecutable("prlimit", searchPath));
+  return prlimitByPath.get(searchPath) ?? null;
+}
+
 /** The unsandboxed warning is given once per process, as promised by the opt-in. */
 let unsandboxedWarningGiven = false;
 
@@ -202,7 +210,7 @@ export async function runScript(
     );
   }
 
-  const prlimit = findExecutable("prlimit", hostEnv.PATH ?? SYSTEM_PATH.join(":"));
+  const prlimit = prlimitFor(hostEnv.PATH ?? SYSTEM_PATH.join(":"));
   const limitArgv =
     prlimit === null
       ? []

@@ -1,5 +1,7 @@
 // Spawns a prepared argv (no shell) and watches it: output cap, wall clock, tree memory; kills the whole tree.
 import { type ChildProcess, spawn } from "node:child_process";
+import { writeFile } from "node:fs/promises";
+import { join } from "node:path";
 import type { Readable, Writable } from "node:stream";
 import type { PidsCgroup } from "./cgroup.js";
 import { processTree, residentBytes } from "./proc-tree.js";
@@ -125,7 +127,13 @@ export async function supervise(input: SuperviseInput): Promise<Supervised> {
 
   if (child.pid !== undefined && cgroup !== null) {
     if (input.handshake) {
-      await releaseAfterCgroup(child, cgroup).catch((error: unknown) => {
+      // A cgroup move waits for an RCU grace period (~10 ms on cgroup v1, longer under load). Started now, off the
+      // main thread, that wait overlaps bwrap building the sandbox; the hand-shake still makes sure of both pids.
+      const early = writeFile(join(cgroup.dir, "cgroup.procs"), String(child.pid)).then(
+        () => true,
+        () => false,
+      );
+      await releaseAfterCgroup(child, cgroup, early).catch((error: unknown) => {
         warnings.push(
           `sandbox start-up hand-shake failed: ${error instanceof Error ? error.message : String(error)}`,
         );
@@ -179,7 +187,11 @@ export async function supervise(input: SuperviseInput): Promise<Supervised> {
   };
 }
 /** bwrap hand-shake: wait for its sandbox child, move both into the cgroup, then let it exec the script. */
-async function releaseAfterCgroup(child: ChildProcess, cgroup: PidsCgroup): Promise<void> {
+async function releaseAfterCgroup(
+  child: ChildProcess,
+  cgroup: PidsCgroup,
+  outerMoved: Promise<boolean>,
+): Promise<void> {
   const info = child.stdio[3] as Readable;
   const block = child.stdio[4] as Writable;
   // Both ends are socket pairs; bwrap closing its side must not become an unhandled 'error'.
@@ -199,7 +211,7 @@ async function releaseAfterCgroup(child: ChildProcess, cgroup: PidsCgroup): Prom
     child.once("exit", () => reject(new Error("bwrap exited before the sandbox started")));
   });
   const innerPid = (JSON.parse(text) as { "child-pid"?: number })["child-pid"];
-  if (child.pid !== undefined) cgroup.add(child.pid);
+  if (!(await outerMoved) && child.pid !== undefined) cgroup.add(child.pid);
   if (typeof innerPid === "number") cgroup.add(innerPid);
   block.end("go");
   info.destroy();

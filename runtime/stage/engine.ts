@@ -160,14 +160,21 @@ class Engine implements SkillgateStageEngine {
   ): Promise<void> {
     if (!this.o.skillsEnabled) return;
     const wanted = skillIds.map((raw) => normaliseSkillId(raw)).filter((id): id is string => id !== null);
-    const { snapshot } = await this.ledger.transact((snap) => {
+    const recordsFor = (snap: LedgerSnapshot): UnsignedRecord[] => {
       const stage = this.stageAt(snap.state);
-      if (!stage) return { records: [], result: undefined };
+      if (!stage) return [];
       const list = this.skillList(stage.index);
       const ids = [...new Set(wanted.filter((id) => list.includes(id)))];
-      if (ids.length === 0 || !worthRecording(snap.state, ids)) return { records: [], result: undefined };
-      return { records: [{ stage: stage.index, kind, data: { skills: ids, ...extra } }], result: undefined };
-    });
+      if (ids.length === 0 || !worthRecording(snap.state, ids)) return [];
+      return [{ stage: stage.index, kind, data: { skills: ids, ...extra } }];
+    };
+    // A repeated ListSkill changes no flag: decided on the unchanged verified state, it needs neither lock nor write.
+    const unchanged = await this.ledger.readUnchanged();
+    if (unchanged && recordsFor(unchanged).length === 0) return;
+    const { snapshot } = await this.ledger.transact((snap) => ({
+      records: recordsFor(snap),
+      result: undefined,
+    }));
     this.absorb(snapshot);
   }
 

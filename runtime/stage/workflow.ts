@@ -7,7 +7,7 @@ import { checkerArgProblems } from "./checkers/index.js";
 /** The part of the config the workflow check reads; raw (unvalidated) data is accepted and checked defensively. */
 export interface WorkflowInput {
   stage?: unknown;
-  skill?: { general_skill_list?: unknown };
+  skill?: { general_skill_list?: unknown; enable_skill_list?: unknown; disable_skill_list?: unknown };
 }
 
 /**
@@ -79,7 +79,7 @@ export function validateWorkflow(
     }
     checkCheckers(stage.checker, at, label, out);
     if (!skillsEnabled) return;
-    const rootMissing = checkSkillList(stage.skill_list, at, label, catalog, out, rootReported);
+    const rootMissing = checkSkillList(stage.skill_list, at, label, catalog, out, rootReported, config.skill);
     rootReported ||= rootMissing;
   });
   if (skillsEnabled && catalog) checkGeneralSkills(config.skill?.general_skill_list, catalog, out);
@@ -136,6 +136,7 @@ function checkSkillList(
   catalog: CatalogSnapshot | null,
   out: Diagnostic[],
   rootAlreadyReported: boolean,
+  copyFilters?: CopyFilters,
 ): boolean {
   if (raw === undefined) return false;
   if (!Array.isArray(raw)) {
@@ -208,15 +209,36 @@ function checkSkillList(
       );
       return;
     }
+    const excluded = exclusionByFilters(id, copyFilters);
     out.push(
       error(
         where,
         "SKILL_NOT_FOUND",
-        `${label} skill_list[${i}]: no skill '${id}' in ${catalog.root}${suggest(id, catalog)}; fix the id (a path below the skill root) or remove it.`,
+        excluded
+          ? `${label} skill_list[${i}]: skill '${id}' is not in ${catalog.root} because ${excluded}, so init did not copy it; change that list and re-run skillgate init, or remove it from skill_list.`
+          : `${label} skill_list[${i}]: no skill '${id}' in ${catalog.root}${suggest(id, catalog)}; fix the id (a path below the skill root) or remove it.`,
       ),
     );
   });
   return false;
+}
+
+interface CopyFilters {
+  enable_skill_list?: unknown;
+  disable_skill_list?: unknown;
+}
+
+/** Why init's copy filters left `id` out (matched by id or folder name, as init does), or null. */
+function exclusionByFilters(id: string, filters: CopyFilters | undefined): string | null {
+  const names = [id, id.split("/").pop() ?? id];
+  const listed = (list: unknown): boolean =>
+    Array.isArray(list) &&
+    list.some((entry) => typeof entry === "string" && names.includes(entry.replace(/^\.\/+|\/+$/g, "")));
+  const enable = filters?.enable_skill_list;
+  if (Array.isArray(enable) && enable.length > 0) {
+    return listed(enable) ? null : "skill.enable_skill_list does not include it";
+  }
+  return listed(filters?.disable_skill_list) ? "skill.disable_skill_list excludes it" : null;
 }
 
 function checkGeneralSkills(raw: unknown, catalog: CatalogSnapshot, out: Diagnostic[]): void {

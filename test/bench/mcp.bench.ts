@@ -79,52 +79,56 @@ afterAll(async () => {
   const rss1k = rssAt.get(TIMED_CALLS) ?? Number.NaN;
   const rss10k = rssAt.get(TOTAL_CALLS) ?? Number.NaN;
   const late = samples.get("list.late");
-  printTable(`MCP over stdio: ${TIMED_CALLS.toLocaleString("en")} sequential ListSkill calls (SDK client)`, [
-    {
-      name: "ListSkill round trip p50",
-      ours: percentile(list, 50),
-      baseline: percentile(ping, 50),
-      baselineName: "JSON-RPC `ping` round trip (client.ping(), same connection, interleaved)",
-      target: "< 5 ms",
-      met: percentile(list, 50) < 5,
-    },
-    {
-      name: "ListSkill round trip p99",
-      ours: percentile(list, 99),
-      baseline: percentile(ping, 99),
-      target: "",
-      met: null,
-    },
-    {
-      name: "Status tool round trip p50 (trivial tool)",
-      ours: percentile(status, 50),
-      baseline: percentile(ping, 50),
-      target: "",
-      met: null,
-    },
-    {
-      name: `ListSkill p50, calls ${TOTAL_CALLS - 1000}-${TOTAL_CALLS}`,
-      ours: percentile(late, 50),
-      baseline: percentile(list, 50),
-      baselineName: `ListSkill p50 of the first ${TIMED_CALLS} calls`,
-      target: "",
-      met: null,
-    },
-    {
-      name: `server RSS after ${TOTAL_CALLS.toLocaleString("en")} ListSkill calls`,
-      ours: rss10k,
-      baseline: rss1k,
-      baselineName: `server RSS after ${TIMED_CALLS.toLocaleString("en")} calls (VmRSS of the serve process)`,
-      target: "no growth beyond noise (< 10%)",
-      met: rss10k <= rss1k * 1.1,
-      unit: "MiB",
-    },
-  ], {
-    notes: [
-      `server: node dist/runtime/cli/main.js serve --workspace WS (51 skills, one stage skill); stderr drained.`,
-      `RSS by calls: ${[...rssAt.entries()].map(([n, mib]) => `${n}: ${mib.toFixed(1)} MiB`).join(", ")}`,
+  printTable(
+    `MCP over stdio: ${TIMED_CALLS.toLocaleString("en")} sequential ListSkill calls (SDK client)`,
+    [
+      {
+        name: "ListSkill round trip p50",
+        ours: percentile(list, 50),
+        baseline: percentile(ping, 50),
+        baselineName: "JSON-RPC `ping` round trip (client.ping(), same connection, interleaved)",
+        target: "< 5 ms",
+        met: percentile(list, 50) < 5,
+      },
+      {
+        name: "ListSkill round trip p99",
+        ours: percentile(list, 99),
+        baseline: percentile(ping, 99),
+        target: "",
+        met: null,
+      },
+      {
+        name: "Status tool round trip p50 (trivial tool)",
+        ours: percentile(status, 50),
+        baseline: percentile(ping, 50),
+        target: "",
+        met: null,
+      },
+      {
+        name: `ListSkill p50, calls ${TOTAL_CALLS - 1000}-${TOTAL_CALLS}`,
+        ours: percentile(late, 50),
+        baseline: percentile(list, 50),
+        baselineName: `ListSkill p50 of the first ${TIMED_CALLS} calls`,
+        target: "",
+        met: null,
+      },
+      {
+        name: `server RSS after ${TOTAL_CALLS.toLocaleString("en")} ListSkill calls`,
+        ours: rss10k,
+        baseline: rss1k,
+        baselineName: `server RSS after ${TIMED_CALLS.toLocaleString("en")} calls (VmRSS of the serve process)`,
+        target: "no growth beyond noise (< 10%)",
+        met: rss10k <= rss1k * 1.1,
+        unit: "MiB",
+      },
     ],
-  });
+    {
+      notes: [
+        `server: node dist/runtime/cli/main.js serve --workspace WS (51 skills, one stage skill); stderr drained.`,
+        `RSS by calls: ${[...rssAt.entries()].map(([n, mib]) => `${n}: ${mib.toFixed(1)} MiB`).join(", ")}`,
+      ],
+    },
+  );
 });
 
 describe("MCP stdio", () => {
@@ -134,7 +138,8 @@ describe("MCP stdio", () => {
       for (let i = 0; i < TIMED_CALLS; i++) {
         await samples.timeAsync("ping", () => client.ping());
         await samples.timeAsync("list", listSkill);
-        if (i % 5 === 0) await samples.timeAsync("status", () => client.callTool({ name: "Status", arguments: {} }));
+        if (i % 5 === 0)
+          await samples.timeAsync("status", () => client.callTool({ name: "Status", arguments: {} }));
       }
       rssAt.set(calls, serverRssMiB());
     },

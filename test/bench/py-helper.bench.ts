@@ -1,9 +1,8 @@
 // `.py` helpers: RunSkillScript of helper.py (levels 1 and 2) vs the interpreter spawned directly, with a breakdown of where the time goes.
 import { homedir } from "node:os";
-
 import { afterAll, beforeAll, bench, describe } from "vitest";
-import { bwrapArgv, findExecutable, runScript } from "../../runtime/exec/index.js";
 import { installationPrefix } from "../../runtime/exec/bwrap.js";
+import { bwrapArgv, findExecutable, runScript } from "../../runtime/exec/index.js";
 import { callTool } from "../../runtime/tools/index.js";
 import { type PreparedCommand, prepareCommand, requestFor } from "../../runtime/tools/run-skill-script.js";
 import type { OpenedSession } from "../../runtime/tools/session.js";
@@ -38,9 +37,12 @@ async function prepare(session: OpenedSession): Promise<PreparedCommand> {
   return outcome.command;
 }
 
-async function runExec(session: OpenedSession, command: PreparedCommand): Promise<void> {
+/** cgroupRoot pointing nowhere: the run gets no pids cgroup (what a non-root user gets), to price the cgroup move. */
+const NO_CGROUP = { cgroupRoot: "/nonexistent-cgroup-root" };
+
+async function runExec(session: OpenedSession, command: PreparedCommand, deps = {}): Promise<void> {
   const { request } = await requestFor(session, command, process.env);
-  const result = await runScript(request);
+  const result = await runScript(request, deps);
   if (result.status !== "ok") throw new Error(`runScript: ${result.status} ${result.output}`);
 }
 
@@ -125,8 +127,34 @@ afterAll(() => {
       target: "",
       met: null,
     },
-    { name: "plain spawn: prlimit ... python3", ours: m("plain.prlimit"), baseline: plain, target: "", met: null },
-    { name: "plain spawn: bwrap ... python3", ours: m("plain.bwrap"), baseline: plain, target: "", met: null },
+    {
+      name: "runScript level 2 without the pids cgroup",
+      ours: m("exec.l2.nocg"),
+      baseline: plain,
+      target: "",
+      met: null,
+    },
+    {
+      name: "runScript level 1 without the pids cgroup",
+      ours: m("exec.l1.nocg"),
+      baseline: plain,
+      target: "",
+      met: null,
+    },
+    {
+      name: "plain spawn: prlimit ... python3",
+      ours: m("plain.prlimit"),
+      baseline: plain,
+      target: "",
+      met: null,
+    },
+    {
+      name: "plain spawn: bwrap ... python3",
+      ours: m("plain.bwrap"),
+      baseline: plain,
+      target: "",
+      met: null,
+    },
     {
       name: "plain spawn: pyenv shim `python3 helper.py`",
       ours: m("plain.shim"),
@@ -145,6 +173,8 @@ afterAll(() => {
       part("+ bubblewrap namespaces + mounts (plain bwrap - plain)", m("plain.bwrap") - plain),
       part("runScript level 2 - plain (bwrap + prlimit + cgroup + supervise)", m("exec.l2") - plain),
       part("runScript level 1 - plain (prlimit + cgroup + supervise)", m("exec.l1") - plain),
+      part("pids cgroup, level 2 (runScript l2 - same without cgroup)", m("exec.l2") - m("exec.l2.nocg")),
+      part("pids cgroup, level 1 (runScript l1 - same without cgroup)", m("exec.l1") - m("exec.l1.nocg")),
       part("callTool level 2 - runScript level 2 (our tool path)", m("tool.l2") - m("exec.l2")),
       part("  of which: catalog snapshot", m("part.catalog")),
       part("  of which: validate command (path, manifest hash, runner)", m("part.prepare")),
@@ -166,18 +196,27 @@ describe(".py helpers", () => {
       await samples.timeAsync("tool.l1", () => runTool(session1));
       await samples.timeAsync("exec.l2", () => runExec(session2, prepared2));
       await samples.timeAsync("exec.l1", () => runExec(session1, prepared1));
-      await samples.timeAsync("plain.prlimit", () => spawnPlain([...prlimitArgv, python, script, ...args], level2.ws));
-      await samples.timeAsync("plain.bwrap", () => spawnPlain([...bwrapPrefix, python, script, ...args], level2.ws));
-      await samples.timeAsync("plain.shim", () => spawnPlain(["python3", script, ...args], level2.ws, process.env));
+      await samples.timeAsync("exec.l2.nocg", () => runExec(session2, prepared2, NO_CGROUP));
+      await samples.timeAsync("exec.l1.nocg", () => runExec(session1, prepared1, NO_CGROUP));
+      await samples.timeAsync("plain.prlimit", () =>
+        spawnPlain([...prlimitArgv, python, script, ...args], level2.ws),
+      );
+      await samples.timeAsync("plain.bwrap", () =>
+        spawnPlain([...bwrapPrefix, python, script, ...args], level2.ws),
+      );
+      await samples.timeAsync("plain.shim", () =>
+        spawnPlain(["python3", script, ...args], level2.ws, process.env),
+      );
       samples.time("part.catalog", () => session2.catalog());
       await samples.timeAsync("part.prepare", () => prepare(session2));
       await samples.timeAsync("part.request", () => requestFor(session2, prepared2, process.env));
       await samples.timeAsync("part.current", () => session2.engine.current());
       await samples.timeAsync("part.recordUse", () =>
-        session2.engine.recordUse([BENCH_SKILL], { commands: [{ skill_id: BENCH_SKILL, script: "helper.py" }] }),
+        session2.engine.recordUse([BENCH_SKILL], {
+          commands: [{ skill_id: BENCH_SKILL, script: "helper.py" }],
+        }),
       );
     },
     { iterations: ITERATIONS, warmupIterations: 0, time: 0 },
   );
 });
-

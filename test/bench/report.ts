@@ -113,7 +113,8 @@ export function renderTable(title: string, rows: Row[], options: TableOptions = 
   const widths = header.map((title, column) =>
     Math.max(title.length, ...cells.map((line) => (line[column] as string).length)),
   );
-  const line = (parts: string[]) => `| ${parts.map((part, i) => part.padEnd(widths[i] as number)).join(" | ")} |`;
+  const line = (parts: string[]) =>
+    `| ${parts.map((part, i) => part.padEnd(widths[i] as number)).join(" | ")} |`;
   const rule = `|${widths.map((width) => "-".repeat(width + 2)).join("|")}|`;
   const baselines = rows
     .filter((row) => row.baselineName)

@@ -111,9 +111,15 @@ describe(".ts helpers", () => {
       await samples.timeAsync("tool.mjs", () => runTool("helper.mjs"));
       await samples.timeAsync("tool.tsx", () => runTool("helper.ts", true));
       const args = ARGS.split(" ");
-      await samples.timeAsync("plain.mjs", () => spawnPlain([process.execPath, bw.scriptPath("helper.mjs"), ...args], bw.ws));
-      await samples.timeAsync("plain.compiled", () => spawnPlain([process.execPath, compiledEntry, ...args], bw.ws));
-      await samples.timeAsync("plain.tsx", () => spawnPlain([tsxBin, bw.scriptPath("helper.ts"), ...args], bw.ws));
+      await samples.timeAsync("plain.mjs", () =>
+        spawnPlain([process.execPath, bw.scriptPath("helper.mjs"), ...args], bw.ws),
+      );
+      await samples.timeAsync("plain.compiled", () =>
+        spawnPlain([process.execPath, compiledEntry, ...args], bw.ws),
+      );
+      await samples.timeAsync("plain.tsx", () =>
+        spawnPlain([tsxBin, bw.scriptPath("helper.ts"), ...args], bw.ws),
+      );
     },
     { iterations: ITERATIONS, warmupIterations: 0, time: 0 },
   );

@@ -53,12 +53,18 @@ export function makeBenchWorkspace(options: BenchWorkspaceOptions = {}): BenchWo
   const pack = join(dir, "pack");
   const skill = join(pack, "bench", "helpers");
   mkdirSync(join(skill, "scripts"), { recursive: true });
-  writeFileSync(join(skill, "SKILL.md"), skillMd("helpers", "Bench helpers - the same tiny script in TS, JS and Python."));
+  writeFileSync(
+    join(skill, "SKILL.md"),
+    skillMd("helpers", "Bench helpers - the same tiny script in TS, JS and Python."),
+  );
   writeFileSync(join(skill, "scripts", "helper.ts"), HELPER_TS);
   writeFileSync(join(skill, "scripts", "helper.mjs"), HELPER_MJS);
   writeFileSync(join(skill, "scripts", "helper.py"), HELPER_PY);
   writeFileSync(join(skill, "scripts", "script_runner.json"), JSON.stringify({ "helper.ts": "tsx" }));
-  writeFileSync(join(pack, "script_runner.json"), JSON.stringify({ ".ts": "tsx", ".js": "node", ".mjs": "node" }));
+  writeFileSync(
+    join(pack, "script_runner.json"),
+    JSON.stringify({ ".ts": "tsx", ".js": "node", ".mjs": "node" }),
+  );
   for (let i = 0; i < (options.extraSkills ?? 0); i++) {
     const extra = join(pack, "extra", `skill-${i}`);
     mkdirSync(extra, { recursive: true });

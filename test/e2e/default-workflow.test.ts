@@ -69,7 +69,8 @@ const gateMissingSkillText =
   "Stage 'static_bug_analysis' cannot complete: its skill gate needs skills that are missing from the workspace.\n" +
   "- skill 'review/static-bug-analysis' of this stage is not in the workspace skill folder " +
   "(.ucagent/skills/review/static-bug-analysis/SKILL.md is missing or no longer parses). Re-run `skillgate init` " +
-  "in the workspace to restore the skill pack, or restart with --no-use-skill to work without skills.";
+  "in the workspace to restore the skill pack (when skill.enable_skill_list or skill.disable_skill_list leaves it " +
+  "out, change that first), or restart with --no-use-skill to work without skills.";
 
 const stageCompleted = (from: number, to: number, name: string) =>
   `Stage ${from} completed successfully. Current stage index is now ${to}: '${name}'.`;
@@ -575,7 +576,7 @@ describe.sequential("d. each pack skill enabled, disabled and missing", () => {
               path: `stage[${named.stage}].skill_list[${named.at}]`,
               code: "SKILL_NOT_FOUND",
               severity: "error",
-              message: `stage '${named.name}' (stage[${named.stage}]) skill_list[${named.at}]: no skill '${id}' in ${session.paths.skillsDir}; fix the id (a path below the skill root) or remove it.`,
+              message: `stage '${named.name}' (stage[${named.stage}]) skill_list[${named.at}]: skill '${id}' is not in ${session.paths.skillsDir} because skill.disable_skill_list excludes it, so init did not copy it; change that list and re-run skillgate init, or remove it from skill_list.`,
             };
       expect(validateWorkflow(session.config, session.catalog(), true)).toEqual([expectedDiagnostic]);
 

@@ -3,6 +3,7 @@ import { spawn } from "node:child_process";
 import { afterAll, bench, describe } from "vitest";
 import { runScript } from "../../runtime/exec/index.js";
 import type { RunRequest } from "../../runtime/exec/types.js";
+import { median, printTable } from "../bench/report.js";
 import { type Harness, makeHarness } from "./harness.js";
 
 const h: Harness = makeHarness("skillgate-bench-");
@@ -28,11 +29,6 @@ function plainSpawn(): Promise<void> {
   });
 }
 
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
-}
-
 describe("script run overhead", () => {
   bench("plain spawn (no limits, no sandbox)", () => timed("plain", plainSpawn), { iterations: 30, time: 0 });
   bench(
@@ -53,24 +49,29 @@ describe("script run overhead", () => {
   );
 });
 
-function printSummary(): void {
+afterAll(() => {
+  h.cleanup();
   const plain = median(timings.plain ?? []);
+  if (Number.isNaN(plain)) return; // set-up failed: vitest reports why
   const level1 = median(timings.level1 ?? []);
   const level2 = median(timings.level2 ?? []);
-  const line = (name: string, value: number) =>
-    `${name}: median ${value.toFixed(1)} ms (${(value / plain).toFixed(2)}x plain, +${(value - plain).toFixed(1)} ms)`;
-  console.log(
-    [
-      "sandbox overhead per run (bash script printing one line):",
-      `plain spawn: median ${plain.toFixed(1)} ms`,
-      line("level 1", level1),
-      line("level 2", level2),
-      `bubblewrap alone (level 2 - level 1): +${(level2 - level1).toFixed(1)} ms`,
-    ].join("\n"),
-  );
-}
-
-afterAll(() => {
-  printSummary();
-  h.cleanup();
+  printTable("sandbox overhead per run: bash script printing one line (runScript, no tool layer)", [
+    {
+      name: "runScript level 1 (prlimit + pids cgroup)",
+      ours: level1,
+      baseline: plain,
+      baselineName: "plain spawn of the same script (no limits, no sandbox)",
+      target: "",
+      met: null,
+    },
+    { name: "runScript level 2 (bubblewrap + limits)", ours: level2, baseline: plain, target: "", met: null },
+    {
+      name: "bubblewrap alone (level 2 vs level 1)",
+      ours: level2,
+      baseline: level1,
+      baselineName: "runScript level 1",
+      target: "",
+      met: null,
+    },
+  ]);
 });

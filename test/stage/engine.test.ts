@@ -334,7 +334,7 @@ describe("skill folder deleted mid-workflow", () => {
     await rm(join(ws!.paths.skillsDir, "review", "script-method"), { recursive: true, force: true });
     const usage = await engine.setSkillUsage({ [TEXT]: USED, [SCRIPT]: USED });
     expect(usage.text).toContain(
-      `- skill '${SCRIPT}' of this stage is not in the workspace skill folder (.ucagent/skills/${SCRIPT}/SKILL.md is missing or no longer parses). Re-run \`skillgate init\` in the workspace to restore the skill pack, or restart with --no-use-skill to work without skills.`,
+      `- skill '${SCRIPT}' of this stage is not in the workspace skill folder (.ucagent/skills/${SCRIPT}/SKILL.md is missing or no longer parses). Re-run \`skillgate init\` in the workspace to restore the skill pack (when skill.enable_skill_list or skill.disable_skill_list leaves it out, change that first), or restart with --no-use-skill to work without skills.`,
     );
     const complete = await engine.complete();
     expect(complete.code).toBe("SKILL_NOT_FOUND");

@@ -92,6 +92,23 @@ describe("validateWorkflow", () => {
     );
   });
 
+  it.each([
+    {
+      skill: { enable_skill_list: ["review/text-method"] },
+      why: "skill.enable_skill_list does not include it",
+    },
+    { skill: { disable_skill_list: ["missing"] }, why: "skill.disable_skill_list excludes it" },
+  ])("names the copy filter that left a stage skill out ($why)", ({ skill, why }) => {
+    const diagnostics = validateWorkflow(
+      { skill, stage: [stage({ skill_list: ["review/missing"] })] },
+      catalog,
+      true,
+    );
+    expect(diagnostics.map((d) => d.message)).toEqual([
+      `stage 'review' (stage[0]) skill_list[0]: skill 'review/missing' is not in ${FIXTURE_SKILLS} because ${why}, so init did not copy it; change that list and re-run skillgate init, or remove it from skill_list.`,
+    ]);
+  });
+
   it("ignores skill_list when skills are disabled, even when invalid or the root is missing", () => {
     const config = { stage: [stage({ skill_list: ["../outside", "review/missing"] })] };
     expect(validateWorkflow(config, null, false)).toEqual([]);
