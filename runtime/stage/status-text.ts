@@ -106,8 +106,14 @@ export function formatStatus(input: StatusInput): { text: string; structured: Re
   }
   if (input.gate && !input.gate.ok) {
     lines.push("Before Complete:");
+    const absent = new Set(skillRows.filter((row) => !row.present).map((row) => row.id));
     for (const skill of input.gate.skills) {
-      if (skill.missing.length > 0) lines.push(`  - ${skill.id}: ${skill.missing.join("; ")}`);
+      // Listing or reading a skill that is not in the workspace cannot succeed: say how to get it back instead.
+      if (absent.has(skill.id))
+        lines.push(
+          `  - ${skill.id}: missing from the workspace skill folder; restore it with \`skillgate init\` or restart with --no-use-skill`,
+        );
+      else if (skill.missing.length > 0) lines.push(`  - ${skill.id}: ${skill.missing.join("; ")}`);
     }
     lines.push(`  - then \`Check\` and ${input.gate.nextAction}`);
   } else if (input.gate?.ok) lines.push("Skill gate: satisfied; call `Complete`.");

@@ -341,6 +341,11 @@ describe("skill folder deleted mid-workflow", () => {
     expect(complete.text.split("\n")[0]).toBe(
       "Stage 'review' cannot complete: its skill gate needs skills that are missing from the workspace.",
     );
+    const status = await engine.status();
+    expect(status.text).toContain(
+      `  - ${SCRIPT}: missing from the workspace skill folder; restore it with \`skillgate init\` or restart with --no-use-skill`,
+    );
+    expect(status.text).not.toContain(`  - ${SCRIPT}: call`);
   });
 });
 
