@@ -55,6 +55,8 @@ describe("skillgate init", () => {
     const off = await cli(["init", join(tmp.dir, "ws2"), "--no-use-skill"]);
     expect(off.code).toBe(0);
     expect(off.stdout).toContain("Skills: disabled (nothing copied)");
+    // Guides are not skills: they reach the workspace with skills off too.
+    expect(off.stdout).toContain(`Guides: 3 in ${join(tmp.dir, "ws2", "guide_doc")} from `);
     expect(existsSync(join(tmp.dir, "ws2/.ucagent/skills"))).toBe(false);
 
     const config = join(tmp.dir, "p.yaml");

@@ -29,6 +29,8 @@ export function renderInitReport(io: CliIO, report: InitReport): string {
     if (report.excluded.length > 0)
       lines.push(`Left out by enable/disable lists: ${report.excluded.join(", ")}`);
   }
+  if (report.guides.source !== null)
+    lines.push(`Guides: ${report.guides.files.length} in ${report.guides.dir} from ${report.guides.source}`);
   lines.push(`DUT: ${report.runtimeConfig.DUT}`);
   lines.push(`OUT: ${report.runtimeConfig.OUT}`);
   lines.push(`Runtime config: ${report.runtimeConfigFile}`);
