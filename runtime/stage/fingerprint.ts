@@ -1,10 +1,9 @@
 // Fingerprints a stage's output files (size + mtime + sha256 per file) so a Check only counts for the files it saw.
 import { createHash } from "node:crypto";
-import { createReadStream } from "node:fs";
 import { lstat, readdir } from "node:fs/promises";
 import { isAbsolute, join, relative, resolve, sep } from "node:path";
 import type { RuntimeConfig } from "../tools/types.js";
-import { resolveWorkspacePlaceholders } from "../workspace/index.js";
+import { resolveWorkspacePlaceholders, sha256File } from "../workspace/index.js";
 
 export interface OutputFingerprint {
   /** sha256 over every entry; equal fingerprints mean unchanged outputs. */
@@ -50,16 +49,6 @@ async function addPath(absolute: string, workspace: string, files: Record<string
     return;
   }
   files[shown] = `${info.size}:${info.mtimeMs}:${await sha256File(absolute)}`;
-}
-
-function sha256File(path: string): Promise<string> {
-  return new Promise((done, fail) => {
-    const hash = createHash("sha256");
-    createReadStream(path)
-      .on("data", (chunk) => hash.update(chunk))
-      .on("error", fail)
-      .on("end", () => done(hash.digest("hex")));
-  });
 }
 
 /** Shown paths of entries that differ between two fingerprints (added, removed or changed). */

@@ -7,6 +7,7 @@ import { validateWorkflow } from "../../runtime/stage/index.js";
 import { toolsFor } from "../../runtime/tools/registry.js";
 import type { OpenedSession } from "../../runtime/tools/session.js";
 import { readManifest } from "../../runtime/workspace/index.js";
+import { removeTree } from "../tools/helpers.js";
 import {
   analysisMarkdown,
   bugId,
@@ -22,7 +23,6 @@ import {
   REPO,
   type ReproRun,
   recordBugArgs,
-  removeTree,
   reproductionMarkdown,
   summaryMarkdown,
   TITLES,

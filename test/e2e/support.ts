@@ -1,14 +1,5 @@
 // End-to-end test support: a temp SKILLGATE_HOME, workspaces seeded like `npm start`, tool calls, and the stage outputs built from the planted defects.
-import {
-  chmodSync,
-  lstatSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  writeFileSync,
-} from "node:fs";
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -17,6 +8,7 @@ import { prepareDefaultWorkspace } from "../../runtime/mcp/default-workspace.js"
 import { callTool } from "../../runtime/tools/registry.js";
 import { type OpenedSession, openSession } from "../../runtime/tools/session.js";
 import type { ToolResult } from "../../runtime/tools/types.js";
+import { removeTree } from "../tools/helpers.js";
 
 export const REPO = fileURLToPath(new URL("../..", import.meta.url));
 
@@ -225,20 +217,6 @@ export function summaryMarkdown(defects: PlantedDefect[], runs: ReproRun[]): str
 export function writeText(path: string, text: string): void {
   mkdirSync(dirname(path), { recursive: true });
   writeFileSync(path, text);
-}
-
-/** Makes a tree writable again (init marks skill copies read-only), then removes it. */
-export function removeTree(path: string): void {
-  const walk = (current: string) => {
-    const info = lstatSync(current, { throwIfNoEntry: false });
-    if (!info || info.isSymbolicLink()) return;
-    if (info.isDirectory()) {
-      chmodSync(current, 0o755);
-      for (const entry of readdirSync(current)) walk(join(current, entry));
-    } else chmodSync(current, 0o644);
-  };
-  walk(path);
-  rmSync(path, { recursive: true, force: true });
 }
 
 /** Deletes a folder inside the read-only skill copy (its parent is opened first). */
