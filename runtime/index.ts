@@ -8,6 +8,8 @@ export { runScript, splitArgs } from "./exec/index.js";
 export type { RunLimits, RunRequest, RunResult, RunStatus, SandboxLevel } from "./exec/types.js";
 export type { HttpServing, StdioServing } from "./mcp/index.js";
 export { createMcpServer, MCP_PATH, parseListenAddress, serveHttp, serveStdio } from "./mcp/index.js";
+export type { Finding } from "./scan/index.js";
+export { scanFiles, scanSkill } from "./scan/index.js";
 export { createCatalog, parseSkillFile, scanSkillRoot, validateSkillDir } from "./skills/index.js";
 export type {
   CatalogSnapshot,
