@@ -1,7 +1,9 @@
 // `.py` helpers: RunSkillScript of helper.py (levels 1 and 2) vs the interpreter spawned directly, with a breakdown of where the time goes.
+import { spawn } from "node:child_process";
 import { homedir } from "node:os";
 import { afterAll, beforeAll, bench, describe } from "vitest";
 import { installationPrefix } from "../../runtime/exec/bwrap.js";
+import { createPidsCgroup } from "../../runtime/exec/cgroup.js";
 import { bwrapArgv, findExecutable, runScript } from "../../runtime/exec/index.js";
 import { callTool } from "../../runtime/tools/index.js";
 import { type PreparedCommand, prepareCommand, requestFor } from "../../runtime/tools/run-skill-script.js";
@@ -10,7 +12,7 @@ import { printTable, type Row, Samples } from "./report.js";
 import { PLAIN_ENV, spawnPlain } from "./spawn.js";
 import { BENCH_SKILL, type BenchWorkspace, makeBenchWorkspace } from "./workspace.js";
 
-const ITERATIONS = 30;
+const ITERATIONS = 45;
 const ARGS = "--src dut --limit 3";
 const COMMAND = [BENCH_SKILL, "helper.py", ARGS];
 const level2: BenchWorkspace = makeBenchWorkspace({ sandboxLevel: 2 });
@@ -35,6 +37,22 @@ async function prepare(session: OpenedSession): Promise<PreparedCommand> {
   const outcome = await prepareCommand(session, snapshot.skills, COMMAND, 1);
   if (!outcome.ok) throw new Error(outcome.result.text);
   return outcome.command;
+}
+
+/** Times moving one live process into a fresh pids cgroup (what every run does as root); null without a cgroup. */
+async function cgroupMoveMs(round: number): Promise<number | null> {
+  const made = createPidsCgroup(`sg-bench-${process.pid}-${round}`, 8);
+  if (!("cgroup" in made)) return null;
+  const child = spawn("sleep", ["5"], { stdio: "ignore" });
+  try {
+    const start = performance.now();
+    made.cgroup.add(child.pid as number);
+    return performance.now() - start;
+  } finally {
+    child.kill("SIGKILL");
+    await new Promise((resolve) => child.once("exit", resolve));
+    made.cgroup.destroy();
+  }
 }
 
 /** cgroupRoot pointing nowhere: the run gets no pids cgroup (what a non-root user gets), to price the cgroup move. */
@@ -173,6 +191,10 @@ afterAll(() => {
       part("+ bubblewrap namespaces + mounts (plain bwrap - plain)", m("plain.bwrap") - plain),
       part("runScript level 2 - plain (bwrap + prlimit + cgroup + supervise)", m("exec.l2") - plain),
       part("runScript level 1 - plain (prlimit + cgroup + supervise)", m("exec.l1") - plain),
+      part(
+        "  one cgroup move of a live process, timed alone (kernel RCU grace period)",
+        m("part.cgroupMove"),
+      ),
       part("pids cgroup, level 2 (runScript l2 - same without cgroup)", m("exec.l2") - m("exec.l2.nocg")),
       part("pids cgroup, level 1 (runScript l1 - same without cgroup)", m("exec.l1") - m("exec.l1.nocg")),
       part("callTool level 2 - runScript level 2 (our tool path)", m("tool.l2") - m("exec.l2")),
@@ -207,6 +229,9 @@ describe(".py helpers", () => {
       await samples.timeAsync("plain.shim", () =>
         spawnPlain(["python3", script, ...args], level2.ws, process.env),
       );
+      await new Promise((resolve) => setTimeout(resolve, 50)); // let the kernel's cgroup RCU state go idle, as between calls
+      const move = await cgroupMoveMs(samples.get("plain").length);
+      if (move !== null) samples.add("part.cgroupMove", move);
       samples.time("part.catalog", () => session2.catalog());
       await samples.timeAsync("part.prepare", () => prepare(session2));
       await samples.timeAsync("part.request", () => requestFor(session2, prepared2, process.env));

@@ -3,7 +3,7 @@ import { spawn } from "node:child_process";
 
 /**
  * The environment a plain baseline gets: what a sandboxed run gets too (PATH, HOME, LANG). Not process.env: under
- * vitest it carries NODE_EXTRA_CA_CERTS, which makes every node start parse the CA bundle (~+20 ms here).
+ * vitest it carries NODE_EXTRA_CA_CERTS, which makes every node start parse the CA bundle (+85 ms a start on this machine).
  */
 export const PLAIN_ENV: NodeJS.ProcessEnv = {
   PATH: process.env.PATH ?? "/usr/bin:/bin",

@@ -1,9 +1,10 @@
 // Bench fixture: a generated pack with one skill holding the same tiny helper as .ts (tsx), .mjs (node) and .py, initialised as a real workspace.
-import { chmodSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { stringify } from "yaml";
 import { type OpenedSession, openSession } from "../../runtime/tools/session.js";
+import { removeTree } from "../tools/helpers.js";
 
 export const BENCH_SKILL = "bench/helpers";
 
@@ -104,18 +105,4 @@ export function makeBenchWorkspace(options: BenchWorkspaceOptions = {}): BenchWo
     open: () => openSession({ workspace: ws, configFile, env }),
     cleanup: () => removeTree(dir),
   };
-}
-
-/** Makes a tree writable again (init marks the copied pack read-only), then removes it. */
-export function removeTree(path: string): void {
-  const walk = (current: string) => {
-    const info = lstatSync(current, { throwIfNoEntry: false });
-    if (!info || info.isSymbolicLink()) return;
-    if (info.isDirectory()) {
-      chmodSync(current, 0o755);
-      for (const entry of readdirSync(current)) walk(join(current, entry));
-    } else chmodSync(current, 0o644);
-  };
-  walk(path);
-  rmSync(path, { recursive: true, force: true });
 }
