@@ -149,14 +149,19 @@ export async function supervise(input: SuperviseInput): Promise<Supervised> {
   }
 
   const timer = setTimeout(() => stop("timeout"), limits.timeoutMs);
-  const poll = setInterval(() => {
+  const sampleMemory = (): void => {
     const pid = child.pid;
     if (pid === undefined || platform !== "linux") return;
     const rss = residentBytes(cgroup?.members() ?? processTree(pid, pid));
+    // An exited but not yet reaped tree reads as 0 bytes: that is no sample of the run.
+    if (rss === 0) return;
     samples++;
     if (rss > peak) peak = rss;
     if (rss > limits.memoryBytes) stop("memory_limit");
-  }, input.pollIntervalMs);
+  };
+  // One sample at once, so a run shorter than the poll interval still reports its memory.
+  sampleMemory();
+  const poll = setInterval(sampleMemory, input.pollIntervalMs);
 
   const exit = await new Promise<{ code: number | null; signal: NodeJS.Signals | null; error?: Error }>(
     (resolve) => {
