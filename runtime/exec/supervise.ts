@@ -222,8 +222,13 @@ async function releaseAfterCgroup(
   info.destroy();
 }
 
-/** Waits for both pipes to close, destroying them after `graceMs` (a killed tree may leave them half open). */
+/**
+ * Waits for both pipes to close, destroying them after `graceMs` (a killed tree may leave them half open).
+ * The grace timer is cleared as soon as the pipes close: left running it kept a one-shot CLI process alive
+ * for the whole grace period after every run.
+ */
 async function drain(streams: Readable[], graceMs: number): Promise<void> {
+  let grace: NodeJS.Timeout | undefined;
   await Promise.race([
     Promise.all(
       streams.map(
@@ -234,7 +239,10 @@ async function drain(streams: Readable[], graceMs: number): Promise<void> {
           }),
       ),
     ),
-    new Promise<void>((resolve) => setTimeout(resolve, graceMs)),
+    new Promise<void>((resolve) => {
+      grace = setTimeout(resolve, graceMs);
+    }),
   ]);
+  clearTimeout(grace);
   for (const stream of streams) stream.destroy();
 }
