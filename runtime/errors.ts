@@ -33,6 +33,13 @@ export const ERROR_CODES = [
   "LOCK_TIMEOUT",
   "INTERNAL",
   "SCRIPT_FAILED", // a skill script exited non-zero, timed out or hit a limit
+  "NOT_REGULAR_FILE", // a workspace path names a folder, FIFO, device or socket where a file is needed
+  "NOT_A_DIRECTORY", // a workspace path names something other than a folder where a folder is needed
+  "WRITE_NOT_ALLOWED", // a write outside the allowed write folders (or into skillgate's state)
+  "FILE_EXISTS", // a create/move would replace an entry it must not
+  "FILE_IO_FAILED", // any other file system error, with its errno
+  "DISK_FULL", // ENOSPC/EDQUOT while writing (never reported as tampering)
+  "PERMISSION_DENIED", // EACCES/EPERM/EROFS (never reported as tampering)
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

@@ -1,8 +1,9 @@
 // ReadTextFile: numbered lines of a UTF-8 text file inside the workspace (no escape), recording reads of stage SKILL.md files.
-import { readFile as readFileFs, realpath, stat } from "node:fs/promises";
-import { isAbsolute, relative, resolve, sep } from "node:path";
+import { realpath } from "node:fs/promises";
 import { z } from "zod";
+import { SkillgateError } from "../errors.js";
 import type { ReadRange } from "../stage/types.js";
+import { readWorkspaceText, type SafeTextResult } from "../workspace/safe-file.js";
 import { errorResult, okResult, resultFromError } from "./results.js";
 import type { Session, ToolDefinition, ToolResult } from "./types.js";
 
@@ -21,12 +22,6 @@ export const readTextFileInput = z
 
 export type ReadTextFileInput = z.infer<typeof readTextFileInput>;
 
-export interface ReadTextFileDeps {
-  readFile: (path: string) => Promise<Buffer>;
-}
-
-const defaultDeps: ReadTextFileDeps = { readFile: (path) => readFileFs(path) };
-
 /** Splits like Python's readlines(): each line keeps its "\n"; no empty last line. */
 export function splitLines(text: string): string[] {
   if (text.length === 0) return [];
@@ -34,97 +29,77 @@ export function splitLines(text: string): string[] {
   return lines;
 }
 
-function inside(root: string, candidate: string): boolean {
-  const rel = relative(root, candidate);
-  return rel === "" || (!rel.startsWith(`..${sep}`) && rel !== ".." && !isAbsolute(rel));
-}
-
-export async function readTextFile(
-  input: ReadTextFileInput,
-  session: Session,
-  deps: ReadTextFileDeps = defaultDeps,
-): Promise<ToolResult> {
-  const shown = input.path;
-  const root = session.paths.root;
-  if (isAbsolute(shown) || /^[A-Za-z]:[\\/]/.test(shown)) {
+/** The safe reader's refusals in ReadTextFile's (UCAgent-compatible) wording. */
+function refusal(error: unknown, shown: string, root: string): ToolResult {
+  if (!(error instanceof SkillgateError)) return resultFromError(error);
+  const reason = error.details.reason;
+  if (error.code === "PATH_OUTSIDE_WORKSPACE" && reason === "absolute")
     return errorResult(
       "PATH_OUTSIDE_WORKSPACE",
       `Path '${shown}' is absolute. Note: Leading '/' indicates an absolute path. Please provide a path relative to ` +
         `the workspace (${root}), e.g. '.ucagent/skills/<skill>/SKILL.md'.`,
       { path: shown },
     );
-  }
-  const lexical = resolve(root, shown);
-  if (!inside(root, lexical)) {
+  if (error.code === "PATH_OUTSIDE_WORKSPACE" && reason === "dotdot")
     return errorResult(
       "PATH_OUTSIDE_WORKSPACE",
       `File '${shown}' is not within the workspace: '..' leads outside ${root}. Please provide a path inside the workspace.`,
       { path: shown },
     );
+  if (error.code === "PATH_OUTSIDE_WORKSPACE") {
+    const target = String(error.details.target ?? "");
+    return errorResult(
+      "PATH_OUTSIDE_WORKSPACE",
+      `File '${shown}' is not within the workspace: it is a symbolic link to ${target}, outside ${error.details.realRoot ?? root}. ` +
+        "Only files inside the workspace can be read.",
+      { path: shown, target },
+    );
   }
-  let real: string;
-  let realRoot: string;
-  try {
-    realRoot = await realpath(root);
-    real = await realpath(lexical);
-  } catch {
+  if (error.code === "FILE_NOT_FOUND" && reason === "missing")
     return errorResult(
       "FILE_NOT_FOUND",
       `File ${shown} does not exist in workspace ${root}. Check the path (relative to the workspace); ListSkill shows ` +
         "the SKILL.md paths of the skills.",
       { path: shown },
     );
-  }
-  if (!inside(realRoot, real)) {
-    return errorResult(
-      "PATH_OUTSIDE_WORKSPACE",
-      `File '${shown}' is not within the workspace: it is a symbolic link to ${real}, outside ${realRoot}. ` +
-        "Only files inside the workspace can be read.",
-      { path: shown, target: real },
-    );
-  }
-  const info = await stat(real);
-  if (info.isDirectory()) {
+  if (error.code === "NOT_REGULAR_FILE" && error.details.kind === "directory")
     return errorResult(
       "FILE_NOT_FOUND",
       `Path '${shown}' is a directory, not a file. Please provide a file path (e.g. '${shown.replace(/\/$/, "")}/SKILL.md').`,
       { path: shown },
     );
-  }
-  if (!info.isFile()) {
-    return errorResult("NOT_TEXT", `Path '${shown}' is not a regular file, so it cannot be read as text.`, {
-      path: shown,
-    });
-  }
-  if (info.size > MAX_FILE_BYTES) {
+  if (error.code === "NOT_REGULAR_FILE")
     return errorResult(
-      "FILE_TOO_LARGE",
-      `File ${shown} is ${info.size} bytes, over the ${MAX_FILE_BYTES}-byte limit of ReadTextFile. Read a smaller file.`,
-      { path: shown, size: info.size },
-    );
-  }
-  let bytes: Buffer;
-  try {
-    bytes = await deps.readFile(real);
-  } catch (error) {
-    return errorResult(
-      "FILE_NOT_FOUND",
-      `File ${shown} cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}). Check its permissions.`,
+      "NOT_TEXT",
+      `Path '${shown}' is not a regular file (it is a ${error.details.kind}), so it cannot be read as text.`,
       { path: shown },
     );
-  }
-  let text: string;
-  try {
-    if (bytes.includes(0)) throw new Error("NUL byte");
-    text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
-  } catch {
+  if (error.code === "FILE_TOO_LARGE")
+    return errorResult(
+      "FILE_TOO_LARGE",
+      `File ${shown} is ${error.details.size} bytes, over the ${MAX_FILE_BYTES}-byte limit of ReadTextFile. Read a smaller file.`,
+      { path: shown, size: error.details.size },
+    );
+  if (error.code === "NOT_TEXT")
     return errorResult(
       "NOT_TEXT",
       `File ${shown} is not a text file (it is not valid UTF-8 text). ReadTextFile reads text files only.`,
       { path: shown },
     );
+  return resultFromError(error);
+}
+
+export async function readTextFile(input: ReadTextFileInput, session: Session): Promise<ToolResult> {
+  const shown = input.path;
+  const root = session.paths.root;
+  let read: SafeTextResult;
+  try {
+    read = await readWorkspaceText(root, shown, { maxBytes: MAX_FILE_BYTES });
+  } catch (error) {
+    return refusal(error, shown, root);
   }
-  const lines = splitLines(text);
+  const real = read.realPath;
+  const lines = read.lines;
   const total = lines.length;
   if (input.count === 0) {
     return errorResult(

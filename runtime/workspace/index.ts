@@ -20,5 +20,34 @@ export {
   readRuntimeConfig,
   resolveWorkspacePlaceholders,
 } from "./runtime-config.js";
+export type {
+  EntryKind,
+  SafeListEntry,
+  SafeListOptions,
+  SafeListResult,
+  SafeReadOptions,
+  SafeReadResult,
+  SafeStat,
+  SafeTextResult,
+} from "./safe-file.js";
+export {
+  listWorkspaceDir,
+  readWorkspaceFile,
+  readWorkspaceText,
+  SAFE_READ_MAX_BYTES,
+  statWorkspacePath,
+  statWorkspacePathIfExists,
+} from "./safe-file.js";
+export type { SafeWriteOptions, SafeWriteResult, WritePolicy } from "./safe-write.js";
+export {
+  ALWAYS_DENIED_DIRS,
+  copyWorkspaceFile,
+  mkdirWorkspace,
+  moveWorkspacePath,
+  removeWorkspacePath,
+  SAFE_WRITE_MAX_BYTES,
+  writeAllowed,
+  writeWorkspaceFile,
+} from "./safe-write.js";
 export type { VerifyResult } from "./verify.js";
 export { verifyCopiedFile } from "./verify.js";

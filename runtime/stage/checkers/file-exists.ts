@@ -1,7 +1,7 @@
 // Checker `file_exists`: every path exists and is non-empty (a file with bytes, or a folder with entries).
-import { readdir, stat } from "node:fs/promises";
 import { z } from "zod";
-import { displayPath, resolveArgPath } from "./files.js";
+import { listWorkspaceDir, statWorkspacePath } from "../../workspace/safe-file.js";
+import { displayPath, fileProblem, resolveArgPath } from "./files.js";
 import type { CheckerKind } from "./types.js";
 
 const Args = z
@@ -23,11 +23,20 @@ export const fileExists: CheckerKind<z.infer<typeof Args>> = {
     for (const path of paths) {
       const absolute = resolveArgPath(path, ctx);
       const shown = displayPath(absolute, ctx);
-      const info = await stat(absolute).catch(() => null);
-      if (!info) problems.push(`${shown} does not exist; create it as the stage task describes`);
-      else if (info.isDirectory() && (await readdir(absolute)).length === 0)
-        problems.push(`${shown} is an empty folder; put the stage's output in it`);
-      else if (info.isFile() && info.size === 0) problems.push(`${shown} is empty; write its content`);
+      try {
+        const info = await statWorkspacePath(ctx.workspace, absolute, { follow: true, allowAbsolute: true });
+        if (info.kind === "directory") {
+          const listed = await listWorkspaceDir(ctx.workspace, absolute, {
+            maxEntries: 1,
+            allowAbsolute: true,
+          });
+          if (listed.entries.length === 0)
+            problems.push(`${shown} is an empty folder; put the stage's output in it`);
+        } else if (info.kind === "file" && info.size === 0)
+          problems.push(`${shown} is empty; write its content`);
+      } catch (error) {
+        problems.push(fileProblem(error, shown));
+      }
     }
     if (problems.length > 0) return { ok: false, message: `file_exists: ${problems.join("; ")}.` };
     return { ok: true, message: `file_exists: ${paths.length} path(s) present and non-empty.` };

@@ -1,7 +1,11 @@
-// Path helpers shared by checkers: resolve against the workspace, show paths workspace-relative, read text safely.
-import { readFile } from "node:fs/promises";
+// Path helpers shared by checkers: resolve against the workspace, show paths workspace-relative, read through the safe reader.
 import { isAbsolute, relative, resolve } from "node:path";
+import { SkillgateError } from "../../errors.js";
+import { readWorkspaceText } from "../../workspace/safe-file.js";
 import type { CheckerContext } from "./types.js";
+
+/** Largest file a checker reads. */
+export const CHECKER_MAX_BYTES = 10 * 1024 * 1024;
 
 export function resolveArgPath(path: string, ctx: CheckerContext): string {
   return isAbsolute(path) ? path : resolve(ctx.workspace, path);
@@ -12,7 +16,31 @@ export function displayPath(absolute: string, ctx: CheckerContext): string {
   return rel.length > 0 && !rel.startsWith("..") && !isAbsolute(rel) ? rel : absolute;
 }
 
-/** Reads a UTF-8 file or returns the failure message the agent should see. */
+/** Why a checker could not use a file, in words the agent can act on. */
+export function fileProblem(error: unknown, shown: string): string {
+  if (!(error instanceof SkillgateError)) return `cannot read ${shown} (${String(error)})`;
+  const details = error.details;
+  switch (error.code) {
+    case "FILE_NOT_FOUND":
+      return `${shown} does not exist; create it as the stage task describes`;
+    case "PATH_OUTSIDE_WORKSPACE":
+      return details.reason === "escape"
+        ? `${shown} leads outside the workspace (to ${details.target}); checkers read only files inside it, so replace the link with the file itself`
+        : `${shown} is outside the workspace; checkers read only files inside it (fix the stage config)`;
+    case "NOT_REGULAR_FILE":
+      return details.kind === "directory"
+        ? `${shown} is a folder, expected a file`
+        : `${shown} is a ${details.kind}, not a regular file; write a regular file there`;
+    case "FILE_TOO_LARGE":
+      return `${shown} is ${details.size} bytes, over the ${CHECKER_MAX_BYTES}-byte limit of checkers`;
+    case "NOT_TEXT":
+      return `${shown} is not UTF-8 text`;
+    default:
+      return `cannot read ${shown} (${details.errno ?? error.code})`;
+  }
+}
+
+/** Reads a UTF-8 file inside the workspace or returns the failure message the agent should see. */
 export async function readTextArg(
   kind: string,
   path: string,
@@ -21,16 +49,13 @@ export async function readTextArg(
   const absolute = resolveArgPath(path, ctx);
   const shown = displayPath(absolute, ctx);
   try {
-    return { ok: true, text: await readFile(absolute, "utf8"), shown };
+    const read = await readWorkspaceText(ctx.workspace, absolute, {
+      maxBytes: CHECKER_MAX_BYTES,
+      allowAbsolute: true,
+    });
+    return { ok: true, text: read.text, shown };
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === "ENOENT")
-      return {
-        ok: false,
-        message: `${kind}: ${shown} does not exist; create it as the stage task describes.`,
-      };
-    if (code === "EISDIR") return { ok: false, message: `${kind}: ${shown} is a folder, expected a file.` };
-    return { ok: false, message: `${kind}: cannot read ${shown} (${code ?? String(error)}).` };
+    return { ok: false, message: `${kind}: ${fileProblem(error, shown)}.` };
   }
 }
 

@@ -1,0 +1,267 @@
+// The safe workspace-file module: reads, stat, list, atomic writes, mkdir/remove/copy/move and every refusal, on real files.
+import { execFileSync } from "node:child_process";
+import { createHash } from "node:crypto";
+import {
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { SkillgateError } from "../../runtime/errors.js";
+import {
+  listWorkspaceDir,
+  readWorkspaceFile,
+  readWorkspaceText,
+  statWorkspacePath,
+  statWorkspacePathIfExists,
+} from "../../runtime/workspace/safe-file.js";
+import {
+  copyWorkspaceFile,
+  mkdirWorkspace,
+  moveWorkspacePath,
+  removeWorkspacePath,
+  writeAllowed,
+  writeWorkspaceFile,
+} from "../../runtime/workspace/safe-write.js";
+import { tempDir } from "./helpers.js";
+
+let tmp: ReturnType<typeof tempDir>;
+let ws: string;
+let host: string;
+const ALL = { allow: ["."] };
+
+beforeEach(() => {
+  tmp = tempDir("skillgate-safe-");
+  ws = join(tmp.dir, "ws");
+  host = join(tmp.dir, "host");
+  mkdirSync(join(ws, "dut", "sub"), { recursive: true });
+  mkdirSync(host);
+  writeFileSync(join(host, "secret.txt"), "HOST-SECRET\n");
+  writeFileSync(join(ws, "dut", "a.txt"), "one\ntwo\n");
+  writeFileSync(join(ws, "dut", "sub", "b.txt"), "b\n");
+  symlinkSync(join(host, "secret.txt"), join(ws, "dut", "out-link"));
+  symlinkSync(host, join(ws, "dut", "out-dir"));
+  symlinkSync("a.txt", join(ws, "dut", "in-link"));
+  execFileSync("mkfifo", [join(ws, "dut", "fifo")]);
+  symlinkSync("/dev/zero", join(ws, "dut", "zero"));
+});
+afterEach(() => tmp.cleanup());
+
+async function failure(
+  promise: Promise<unknown>,
+): Promise<{ code: string; message: string; details: unknown }> {
+  try {
+    await promise;
+  } catch (error) {
+    if (error instanceof SkillgateError)
+      return { code: error.code, message: error.message, details: error.details };
+    throw error;
+  }
+  throw new Error("expected a refusal");
+}
+
+describe("reads", () => {
+  it("returns bytes, their sha256 and the real relative path; follows symlinks that stay inside", async () => {
+    const read = await readWorkspaceFile(ws, "dut/in-link");
+    expect(read.bytes.toString()).toBe("one\ntwo\n");
+    expect(read.sha256).toBe(createHash("sha256").update("one\ntwo\n").digest("hex"));
+    expect(read.path).toBe("dut/a.txt");
+    const text = await readWorkspaceText(ws, "dut/a.txt");
+    expect(text.lines).toEqual(["one\n", "two\n"]);
+  });
+
+  it("refuses every escape and every non-regular file with a stable code", async () => {
+    const cases: [string, string, string][] = [
+      [
+        "/etc/hostname",
+        "PATH_OUTSIDE_WORKSPACE",
+        `Path '/etc/hostname' is absolute; give it relative to ${ws}.`,
+      ],
+      [
+        "dut/../../host/secret.txt",
+        "PATH_OUTSIDE_WORKSPACE",
+        `Path 'dut/../../host/secret.txt' is not within the workspace: it leads outside ${ws}.`,
+      ],
+      [
+        "dut/out-link",
+        "PATH_OUTSIDE_WORKSPACE",
+        `Path 'dut/out-link' is not within the workspace: it resolves to ${join(host, "secret.txt")}, outside ${ws}.`,
+      ],
+      [
+        "dut/out-dir/secret.txt",
+        "PATH_OUTSIDE_WORKSPACE",
+        `Path 'dut/out-dir/secret.txt' is not within the workspace: it resolves to ${join(host, "secret.txt")}, outside ${ws}.`,
+      ],
+      ["dut/fifo", "NOT_REGULAR_FILE", "Path 'dut/fifo' is a fifo, not a regular file."],
+      [
+        "dut/zero",
+        "PATH_OUTSIDE_WORKSPACE",
+        `Path 'dut/zero' is not within the workspace: it resolves to /dev/zero, outside ${ws}.`,
+      ],
+      ["dut/sub", "NOT_REGULAR_FILE", "Path 'dut/sub' is a folder, not a regular file."],
+      ["dut/missing", "FILE_NOT_FOUND", "Cannot open dut/missing: it does not exist."],
+      ["dut/a.txt/x", "FILE_NOT_FOUND", "Cannot open dut/a.txt/x: it does not exist."],
+    ];
+    for (const [path, code, message] of cases) {
+      const got = await failure(readWorkspaceFile(ws, path));
+      expect({ path, code: got.code, message: got.message }).toEqual({ path, code, message });
+    }
+  });
+
+  it("accepts an absolute path only when asked and only inside the workspace", async () => {
+    expect((await readWorkspaceFile(ws, join(ws, "dut/a.txt"), { allowAbsolute: true })).size).toBe(8);
+    expect(
+      (await failure(readWorkspaceFile(ws, join(host, "secret.txt"), { allowAbsolute: true }))).code,
+    ).toBe("PATH_OUTSIDE_WORKSPACE");
+  });
+
+  it("caps size before reading and refuses non-UTF-8 text", async () => {
+    expect(await failure(readWorkspaceFile(ws, "dut/a.txt", { maxBytes: 7 }))).toMatchObject({
+      code: "FILE_TOO_LARGE",
+      message: "File dut/a.txt is 8 bytes, over the 7-byte limit. Read a smaller file.",
+    });
+    writeFileSync(join(ws, "dut", "bin"), Buffer.from([0x61, 0, 0x62]));
+    expect((await failure(readWorkspaceText(ws, "dut/bin"))).code).toBe("NOT_TEXT");
+  });
+});
+
+describe("stat and list", () => {
+  it("stat reports the entry itself unless asked to follow", async () => {
+    expect((await statWorkspacePath(ws, "dut/in-link")).kind).toBe("symlink");
+    expect((await statWorkspacePath(ws, "dut/in-link", { follow: true })).kind).toBe("file");
+    expect((await statWorkspacePath(ws, "dut/fifo")).kind).toBe("fifo");
+    expect((await failure(statWorkspacePath(ws, "dut/out-link", { follow: true }))).code).toBe(
+      "PATH_OUTSIDE_WORKSPACE",
+    );
+    expect(await statWorkspacePathIfExists(ws, "dut/nothing")).toBeNull();
+  });
+
+  it("lists recursively without entering symlinked folders, with a cap", async () => {
+    const listed = await listWorkspaceDir(ws, "dut", { recursive: true });
+    expect(listed.entries.map((e) => `${e.path}:${e.kind}`)).toEqual([
+      "a.txt:file",
+      "fifo:fifo",
+      "in-link:symlink",
+      "out-dir:symlink",
+      "out-link:symlink",
+      "sub:directory",
+      "sub/b.txt:file",
+      "zero:symlink",
+    ]);
+    expect(await listWorkspaceDir(ws, "dut", { maxEntries: 2 })).toMatchObject({ truncated: true });
+    expect((await failure(listWorkspaceDir(ws, "dut/out-dir"))).code).toBe("PATH_OUTSIDE_WORKSPACE");
+    expect((await failure(listWorkspaceDir(ws, "dut/a.txt"))).code).toBe("NOT_A_DIRECTORY");
+  });
+});
+
+describe("writes", () => {
+  it("writes atomically, keeps an existing file's mode, leaves no temp file", async () => {
+    await writeWorkspaceFile(ws, "dut/a.txt", "new\n", { policy: ALL });
+    expect(readFileSync(join(ws, "dut/a.txt"), "utf8")).toBe("new\n");
+    expect(readdirSync(join(ws, "dut")).filter((n) => n.endsWith(".tmp"))).toEqual([]);
+    const created = await writeWorkspaceFile(ws, "out/deep/r.md", "# r\n", {
+      policy: ALL,
+      createParents: true,
+    });
+    expect(created).toEqual({ path: "out/deep/r.md", size: 4, created: true });
+    expect(statSync(join(ws, "out/deep/r.md")).mode & 0o777).toBe(0o644);
+  });
+
+  it("replaces a symlink at the target instead of writing through it", async () => {
+    await writeWorkspaceFile(ws, "dut/out-link", "mine\n", { policy: ALL });
+    expect(readFileSync(join(host, "secret.txt"), "utf8")).toBe("HOST-SECRET\n");
+    expect(lstatSync(join(ws, "dut/out-link")).isFile()).toBe(true);
+  });
+
+  it("refuses escaping parents, denied folders and policy misses", async () => {
+    const cases: [string, string, { allow: string[]; deny?: string[] }][] = [
+      ["dut/out-dir/new.txt", "PATH_OUTSIDE_WORKSPACE", ALL],
+      ["../host/new.txt", "PATH_OUTSIDE_WORKSPACE", ALL],
+      [".ucagent/skillgate/ledger.jsonl", "WRITE_NOT_ALLOWED", ALL],
+      ["dut/a.txt", "WRITE_NOT_ALLOWED", { allow: ["out"] }],
+      ["dut/sub/x", "WRITE_NOT_ALLOWED", { allow: ["dut"], deny: ["dut/sub"] }],
+      ["dut/sub", "NOT_REGULAR_FILE", ALL],
+      ["nofolder/x.txt", "FILE_NOT_FOUND", ALL],
+    ];
+    mkdirSync(join(ws, ".ucagent", "skillgate"), { recursive: true });
+    for (const [path, code, policy] of cases) {
+      const got = await failure(writeWorkspaceFile(ws, path, "x", { policy }));
+      expect({ path, code: got.code }).toEqual({ path, code });
+    }
+    expect(readdirSync(host)).toEqual(["secret.txt"]);
+    expect(writeAllowed({ allow: ["./out/"] }, "out/a")).toBe(true);
+    expect(writeAllowed({ allow: ["out"] }, "outside/a")).toBe(false);
+  });
+
+  it("the policy is checked on the real path: a symlink inside to a denied folder does not help", async () => {
+    symlinkSync("sub", join(ws, "dut", "alias"));
+    const got = await failure(
+      writeWorkspaceFile(ws, "dut/alias/x.txt", "x", { policy: { allow: ["dut"], deny: ["dut/sub"] } }),
+    );
+    expect(got).toMatchObject({ code: "WRITE_NOT_ALLOWED" });
+    expect(got.message).toContain("(dut/sub/x.txt)");
+  });
+
+  it("overwrite false refuses an existing file", async () => {
+    expect(
+      (await failure(writeWorkspaceFile(ws, "dut/a.txt", "x", { policy: ALL, overwrite: false }))).code,
+    ).toBe("FILE_EXISTS");
+    await writeWorkspaceFile(ws, "dut/fresh.txt", "x", { policy: ALL, overwrite: false });
+    expect(readFileSync(join(ws, "dut/fresh.txt"), "utf8")).toBe("x");
+  });
+});
+
+describe("mkdir, remove, copy, move", () => {
+  it("mkdir creates parents inside only", async () => {
+    expect(await mkdirWorkspace(ws, "out/a/b", { policy: ALL, recursive: true })).toEqual({
+      path: "out/a/b",
+      created: true,
+    });
+    expect(await mkdirWorkspace(ws, "out/a/b", { policy: ALL })).toEqual({ path: "out/a/b", created: false });
+    expect((await failure(mkdirWorkspace(ws, "dut/out-dir/z", { policy: ALL, recursive: true }))).code).toBe(
+      "PATH_OUTSIDE_WORKSPACE",
+    );
+  });
+
+  it("remove deletes a symlink, not its target, and a tree without following links in it", async () => {
+    await removeWorkspacePath(ws, "dut/out-link", { policy: ALL });
+    expect(existsSync(join(host, "secret.txt"))).toBe(true);
+    symlinkSync(host, join(ws, "dut", "sub", "link-to-host"));
+    expect((await failure(removeWorkspacePath(ws, "dut/sub", { policy: ALL }))).code).toBe("INVALID_ARGS");
+    expect(await removeWorkspacePath(ws, "dut/sub", { policy: ALL, recursive: true })).toEqual({
+      path: "dut/sub",
+      removed: 3,
+    });
+    expect(readdirSync(host)).toEqual(["secret.txt"]);
+    expect((await failure(removeWorkspacePath(ws, ".", { policy: ALL, recursive: true }))).code).toBe(
+      "INVALID_ARGS",
+    );
+  });
+
+  it("copy reads safely and move checks both ends", async () => {
+    await copyWorkspaceFile(ws, "dut/a.txt", "out-copy.txt", { policy: ALL });
+    expect(readFileSync(join(ws, "out-copy.txt"), "utf8")).toBe("one\ntwo\n");
+    expect((await failure(copyWorkspaceFile(ws, "dut/out-link", "leak.txt", { policy: ALL }))).code).toBe(
+      "PATH_OUTSIDE_WORKSPACE",
+    );
+    expect(await moveWorkspacePath(ws, "out-copy.txt", "dut/moved.txt", { policy: ALL })).toEqual({
+      from: "out-copy.txt",
+      to: "dut/moved.txt",
+    });
+    expect((await failure(moveWorkspacePath(ws, "dut/moved.txt", "dut/a.txt", { policy: ALL }))).code).toBe(
+      "FILE_EXISTS",
+    );
+    expect(
+      (await failure(moveWorkspacePath(ws, "dut/moved.txt", "x.txt", { policy: { allow: ["out"] } }))).code,
+    ).toBe("WRITE_NOT_ALLOWED");
+    expect(
+      (await failure(moveWorkspacePath(ws, "dut/moved.txt", "dut/out-dir/x", { policy: ALL }))).code,
+    ).toBe("PATH_OUTSIDE_WORKSPACE");
+  });
+});
