@@ -1,5 +1,6 @@
 // The Agent Skills frontmatter rules (as the reference skills-ref validator applies them) as a JSON Schema checked by ajv.
 import { Ajv, type ErrorObject } from "ajv";
+import { PY_SPACE_CLASS } from "./text.js";
 
 export const SPEC_ALLOWED_FIELDS = [
   "name",
@@ -48,7 +49,8 @@ const nameRules: Array<[SpecRule, object]> = [
 ];
 const descriptionRules: Array<[SpecRule, object]> = [
   ["DESCRIPTION_NOT_STRING", { type: "string" }],
-  ["DESCRIPTION_EMPTY", { pattern: "\\S" }],
+  // skills-ref: `not description.strip()`, with Python's whitespace (U+FEFF is text, U+0085 is space).
+  ["DESCRIPTION_EMPTY", { pattern: `[^${PY_SPACE_CLASS}]` }],
   ["DESCRIPTION_TOO_LONG", { maxLength: MAX_DESCRIPTION_LENGTH }],
 ];
 const compatibilityRules: Array<[SpecRule, object]> = [

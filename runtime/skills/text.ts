@@ -62,3 +62,21 @@ export function showValue(value: unknown): string {
   }
   return text.length > 80 ? `${text.slice(0, 77)}...` : text;
 }
+
+/** Python's str.isspace() code points: what str.strip() removes and what `re`'s `\s` matches in a str pattern. */
+export const PY_SPACE_CLASS =
+  "\\t\\n\\v\\f\\r\\x1c-\\x20\\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000";
+const PY_SPACE = new RegExp(`^[${PY_SPACE_CLASS}]$`);
+
+export function isPySpace(char: string): boolean {
+  return PY_SPACE.test(char);
+}
+
+/** Python's str.strip() (unlike JS trim(), it keeps U+FEFF and removes U+001C..U+001F and U+0085). */
+export function pyStrip(text: string): string {
+  let start = 0;
+  let end = text.length;
+  while (start < end && isPySpace(text[start] as string)) start++;
+  while (end > start && isPySpace(text[end - 1] as string)) end--;
+  return start === 0 && end === text.length ? text : text.slice(start, end);
+}

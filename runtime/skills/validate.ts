@@ -8,7 +8,8 @@ import {
   SPEC_ALLOWED_FIELDS,
   type SpecProblem,
 } from "./spec-schema.js";
-import { codePointLength, describeValue, showValue, truncateCodePoints } from "./text.js";
+import { loadStrictFrontmatter } from "./strict.js";
+import { codePointLength, describeValue, pyStrip, showValue, truncateCodePoints } from "./text.js";
 import type { Diagnostic, Severity, ValidationMode } from "./types.js";
 import { parseYamlBlock } from "./yaml-block.js";
 
@@ -83,35 +84,11 @@ export function parseSkillFile(
     );
   }
 
-  const split = splitFrontmatter(text);
-  if (!split.ok) return fail(split.code, splitMessage(split.code, split.firstLine, folder));
-
   const strict = mode === "strict";
-  let yaml = parseYamlBlock(split.yaml, { uniqueKeys: strict });
-  if (!yaml.ok && mode === "lenient") {
-    const repaired = quoteColonValues(split.yaml);
-    if (repaired.fixes.length > 0) {
-      const retry = parseYamlBlock(repaired.yaml, { uniqueKeys: false });
-      if (retry.ok) {
-        yaml = retry;
-        for (const fix of repaired.fixes) {
-          const line = split.yamlLine + fix.line - 1;
-          warn(
-            "YAML_COLON_QUOTED",
-            `value of "${fix.key}" on line ${line} contains ": " and is not valid plain YAML; loaded it as the string ${JSON.stringify(fix.value)} — quote it in SKILL.md: ${fix.key}: ${JSON.stringify(fix.value)}`,
-          );
-        }
-      }
-    }
-  }
-  if (!yaml.ok) {
-    const line = split.yamlLine + yaml.line - 1;
-    return fail(
-      "YAML_ERROR",
-      `invalid YAML in the frontmatter at line ${line}, column ${yaml.column}: ${yaml.message}; fix the YAML syntax (quote values that contain ": " or start with a special character)`,
-    );
-  }
-  const value = yaml.value;
+  const loaded = strict ? loadStrict(text) : loadFrontmatter(text, mode, folder, warn);
+  if (!loaded.ok) return fail(loaded.code, loaded.message);
+  const { value, body } = loaded;
+  if ("earlyEnd" in loaded && loaded.earlyEnd) warn("FRONTMATTER_ENDS_EARLY", loaded.earlyEnd);
   if (value === null || typeof value !== "object" || Array.isArray(value)) {
     return fail(
       "NOT_A_MAPPING",
@@ -122,7 +99,7 @@ export function parseSkillFile(
 
   const rawName = frontmatter.name;
   const rawDescription = frontmatter.description;
-  const name = typeof rawName === "string" ? rawName.trim() : "";
+  const name = typeof rawName === "string" ? pyStrip(rawName) : "";
   // skills-ref checks the stripped, NFKC-normalised name; the record keeps the stripped name.
   const normalisedName = typeof rawName === "string" ? nfkc(name) : rawName;
   const specView = normalisedName === rawName ? frontmatter : { ...frontmatter, name: normalisedName };
@@ -132,7 +109,7 @@ export function parseSkillFile(
     const folderKey = nfkc(folder);
     if (folderKey !== specView.name) problems.push({ rule: "NAME_MISMATCH", field: "name" });
   }
-  let description = typeof rawDescription === "string" ? rawDescription.trim() : "";
+  let description = typeof rawDescription === "string" ? pyStrip(rawDescription) : "";
   for (const problem of problems) {
     const severity = severityFor(problem, mode);
     if (severity === null) continue;
@@ -165,7 +142,7 @@ export function parseSkillFile(
   return {
     ok,
     diagnostics,
-    parsed: ok ? { name, description, metadata, frontmatter, body: split.body } : undefined,
+    parsed: ok ? { name, description, metadata, frontmatter, body } : undefined,
   };
 }
 
@@ -187,8 +164,10 @@ function severityFor(problem: SpecProblem, mode: ValidationMode): Severity | nul
     case "UNKNOWN_FIELD":
     case "COMPATIBILITY_NOT_STRING":
     case "COMPATIBILITY_TOO_LONG":
-    case "ALLOWED_TOOLS_INVALID":
       return mode === "strict" ? "error" : null;
+    case "ALLOWED_TOOLS_INVALID":
+      // skills-ref does not check allowed-tools, so strict mode warns without changing the verdict.
+      return mode === "strict" ? "warning" : null;
     default:
       return mode === "strict" ? "error" : "warning";
   }
@@ -283,4 +262,58 @@ function splitMessage(code: SplitFailure, firstLine: string, folder: string): st
     case "EMPTY_FRONTMATTER":
       return `the frontmatter block is empty; add name: ${folder.normalize("NFKC")} and description: <what the skill does and when to use it> between the "---" lines`;
   }
+}
+
+type Loaded =
+  | { ok: true; value: unknown; body: string; earlyEnd?: string }
+  | { ok: false; code: string; message: string };
+
+function loadStrict(text: string): Loaded {
+  if (text.startsWith("\uFEFF")) {
+    return {
+      ok: false,
+      code: "BOM",
+      message:
+        'SKILL.md starts with a UTF-8 byte order mark (BOM), so it does not start with "---"; save the file as UTF-8 without BOM',
+    };
+  }
+  return loadStrictFrontmatter(text);
+}
+
+/** The ucagent and lenient loaders: UCAgent's frontmatter split, then YAML (lenient retries quoted values). */
+function loadFrontmatter(
+  text: string,
+  mode: ValidationMode,
+  folder: string,
+  warn: (code: string, message: string) => void,
+): Loaded {
+  const split = splitFrontmatter(text);
+  if (!split.ok)
+    return { ok: false, code: split.code, message: splitMessage(split.code, split.firstLine, folder) };
+  let yaml = parseYamlBlock(split.yaml, { uniqueKeys: false });
+  if (!yaml.ok && mode === "lenient") {
+    const repaired = quoteColonValues(split.yaml);
+    if (repaired.fixes.length > 0) {
+      const retry = parseYamlBlock(repaired.yaml, { uniqueKeys: false });
+      if (retry.ok) {
+        yaml = retry;
+        for (const fix of repaired.fixes) {
+          const line = split.yamlLine + fix.line - 1;
+          warn(
+            "YAML_COLON_QUOTED",
+            `value of "${fix.key}" on line ${line} contains ": " and is not valid plain YAML; loaded it as the string ${JSON.stringify(fix.value)} — quote it in SKILL.md: ${fix.key}: ${JSON.stringify(fix.value)}`,
+          );
+        }
+      }
+    }
+  }
+  if (!yaml.ok) {
+    const line = split.yamlLine + yaml.line - 1;
+    return {
+      ok: false,
+      code: "YAML_ERROR",
+      message: `invalid YAML in the frontmatter at line ${line}, column ${yaml.column}: ${yaml.message}; fix the YAML syntax (quote values that contain ": " or start with a special character)`,
+    };
+  }
+  return { ok: true, value: yaml.value, body: split.body };
 }

@@ -114,7 +114,7 @@ describe("frontmatter split (all modes share the UCAgent rules)", () => {
   });
 });
 
-describe("required fields (skip in every mode)", () => {
+describe("required fields (skip in ucagent and lenient mode)", () => {
   const cases: Array<[string, string, string[]]> = [
     [
       "name missing",
@@ -174,7 +174,7 @@ describe("required fields (skip in every mode)", () => {
       ],
     ],
   ];
-  for (const mode of ["ucagent", "strict", "lenient"] as const) {
+  for (const mode of ["ucagent", "lenient"] as const) {
     it.each(cases)(`${mode}: %s`, (_label, content, expected) => {
       const result = run(content, mode);
       expect(result.problems).toEqual(expected);
@@ -291,30 +291,154 @@ describe("strict mode: the Agent Skills spec as skills-ref applies it", () => {
 
   it("reports every failing field, not just the first", () => {
     const result = run(
-      `---\nname: Bad--Name-\ndescription: "${"x".repeat(1025)}"\ncompatibility: "${"c".repeat(501)}"\nallowed-tools: 5\nversion: 1\nauthor: me\n---\n`,
+      `---\nname: Bad--Name-\ndescription: "${"x".repeat(1025)}"\ncompatibility: "${"c".repeat(501)}"\nallowed-tools:\n  a: b\nversion: 1\nauthor: me\n---\n`,
       "strict",
     );
     expect(result.ok).toBe(false);
     expect(result.problems).toEqual([
-      'error UNKNOWN_FIELD: unknown frontmatter field "version" (value 1); the Agent Skills spec allows only name, description, license, compatibility, metadata, allowed-tools — move it under "metadata:" or remove it',
+      'error UNKNOWN_FIELD: unknown frontmatter field "version" (value "1"); the Agent Skills spec allows only name, description, license, compatibility, metadata, allowed-tools — move it under "metadata:" or remove it',
       'error UNKNOWN_FIELD: unknown frontmatter field "author" (value "me"); the Agent Skills spec allows only name, description, license, compatibility, metadata, allowed-tools — move it under "metadata:" or remove it',
       'error NAME_NOT_LOWERCASE: name "Bad--Name-" has uppercase letters; use "bad--name-" and rename the folder to match',
       'error NAME_HYPHEN_EDGE: name "Bad--Name-" starts or ends with "-"; remove the leading or trailing hyphen',
       'error NAME_DOUBLE_HYPHEN: name "Bad--Name-" contains "--"; use single hyphens between words',
       "error DESCRIPTION_TOO_LONG: description is 1025 characters long, over the limit of 1024; shorten it and move details into the body",
       "error COMPATIBILITY_TOO_LONG: compatibility is 501 characters long, over the limit of 500; shorten it",
-      'error ALLOWED_TOOLS_INVALID: field "allowed-tools" must be a string or a list of strings, got a number (5); write e.g. allowed-tools: "Read Bash"',
+      'warning ALLOWED_TOOLS_INVALID: field "allowed-tools" must be a string or a list of strings, got a mapping ({"a":"b"}); write e.g. allowed-tools: "Read Bash"',
       'error NAME_MISMATCH: name "Bad--Name-" does not match the folder name "my-skill" (compared after NFKC normalisation); set name: my-skill or rename the folder to "Bad--Name-"',
     ]);
   });
 
-  it("rejects a non-string compatibility and duplicate keys", () => {
-    expect(run("---\nname: my-skill\ndescription: d\ncompatibility: 3\n---\n", "strict").problems).toEqual([
-      'error COMPATIBILITY_NOT_STRING: field "compatibility" must be a string, got a number (3); write it as one quoted string',
-    ]);
-    expect(run("---\nname: my-skill\ndescription: a\ndescription: b\n---\n", "strict").problems).toEqual([
-      'error YAML_ERROR: invalid YAML in the frontmatter at line 4, column 1: Map keys must be unique; fix the YAML syntax (quote values that contain ": " or start with a special character)',
-    ]);
+  // strictyaml reads every scalar as text and refuses flow collections, tags, anchors and duplicate keys.
+  const YAML_AT = (where: string, what: string) =>
+    `error YAML_ERROR: invalid YAML in the frontmatter at ${where} (as strictyaml reads the text between the first two "---"): ${what}`;
+  const FLOW =
+    "flow-style collections ([...] or {...}) are not allowed (strictyaml's disallowed JSONesque flow); write a block list or quote the text";
+  it.each<[string, string, boolean, string[]]>([
+    [
+      "name empty value is an empty string",
+      "---\nname:\ndescription: d\n---\n",
+      false,
+      ['error NAME_EMPTY: field "name" is empty; set it to the folder name: name: my-skill'],
+    ],
+    [
+      "name 42 is the text 42",
+      "---\nname: 42\ndescription: d\n---\n",
+      false,
+      [
+        'error NAME_MISMATCH: name "42" does not match the folder name "my-skill" (compared after NFKC normalisation); set name: my-skill or rename the folder to "42"',
+      ],
+    ],
+    ["description true is the text true", "---\nname: my-skill\ndescription: true\n---\n", true, []],
+    [
+      "compatibility 3 is the text 3",
+      "---\nname: my-skill\ndescription: d\ncompatibility: 3\n---\n",
+      true,
+      [],
+    ],
+    [
+      "flow list",
+      "---\nname: my-skill\ndescription: [a, b]\n---\n",
+      false,
+      [YAML_AT("line 3, column 14", FLOW)],
+    ],
+    [
+      "empty flow list in allowed-tools",
+      "---\nname: my-skill\ndescription: d\nallowed-tools: []\n---\n",
+      false,
+      [YAML_AT("line 4, column 16", FLOW)],
+    ],
+    [
+      "flow map in metadata",
+      "---\nname: my-skill\ndescription: d\nmetadata: {a: b}\n---\n",
+      false,
+      [YAML_AT("line 4, column 11", FLOW)],
+    ],
+    [
+      "duplicate key",
+      "---\nname: my-skill\ndescription: a\ndescription: b\n---\n",
+      false,
+      [YAML_AT("line 4, column 1", 'duplicate key "description"; keep one of them')],
+    ],
+    [
+      "tag",
+      "---\nname: my-skill\ndescription: d\nlicense: !!str MIT\n---\n",
+      false,
+      [
+        YAML_AT(
+          "line 4, column 16",
+          "tags (!!str, !name) are not allowed, every value is text; remove the tag",
+        ),
+      ],
+    ],
+    [
+      "anchor",
+      "---\nname: my-skill\ndescription: &d d\n---\n",
+      false,
+      [YAML_AT("line 3, column 17", "anchors (&name) are not allowed; remove the anchor")],
+    ],
+    [
+      "tab in a plain value",
+      "---\nname: my-skill\ndescription: a\tb\n---\n",
+      false,
+      [YAML_AT("line 3, column 15", "tab character outside a quoted or block scalar or comment; use spaces")],
+    ],
+    [
+      "C1 control character",
+      "---\nname: my-skill\ndescription: a\u0080b\n---\n",
+      false,
+      [
+        YAML_AT(
+          "line 3, column 15",
+          "control or non-character U+0080 is not allowed in YAML; remove it or write it as an escape in a double-quoted string",
+        ),
+      ],
+    ],
+    [
+      "siblings indented differently",
+      "---\nname: my-skill\ndescription: d\nmetadata:\n  a: b\nlicense:\n    c: d\n---\n",
+      false,
+      [
+        YAML_AT(
+          "line 7, column 5",
+          "this mapping is indented differently from the previous mapping value; indent sibling mappings alike",
+        ),
+      ],
+    ],
+    [
+      "closing --- inside a value ends the frontmatter",
+      "---\nname: my-skill\ndescription: a---b\n---\n",
+      true,
+      [
+        'warning FRONTMATTER_ENDS_EARLY: the frontmatter ends at the "---" inside line 3 ("description: a---b"), as skills-ref reads up to the first "---" after the opening one; put the closing "---" on a line of its own and keep "---" out of values',
+      ],
+    ],
+    [
+      "indented closing ---",
+      "---\nname: my-skill\ndescription: d\n  ---\n",
+      true,
+      [
+        'warning FRONTMATTER_ENDS_EARLY: the frontmatter ends at the "---" inside line 4 ("  ---"), as skills-ref reads up to the first "---" after the opening one; put the closing "---" on a line of its own and keep "---" out of values',
+      ],
+    ],
+    [
+      'opening ---- leaves a "-" in the YAML',
+      "----\nname: my-skill\ndescription: d\n---\n",
+      false,
+      [YAML_AT("line 2, column 1", "Unexpected scalar at node end")],
+    ],
+    ["CR-only endings", "---\rname: my-skill\rdescription: d\r---\r", true, []],
+    [
+      "no second ---",
+      "---\nname: my-skill\ndescription: d\n",
+      false,
+      [
+        'error UNCLOSED_FRONTMATTER: the frontmatter opened with "---" is never closed: no second "---" in the file; add a "---" line after the last field',
+      ],
+    ],
+  ])("strict YAML: %s", (_label, content, expectedOk, expected) => {
+    const result = run(content, "strict");
+    expect(result.problems).toEqual(expected);
+    expect(result.ok).toBe(expectedOk);
   });
 
   it("counts code points: 64 emoji-free CJK letters pass, 65 fail; 1024 emoji in a description pass", () => {
