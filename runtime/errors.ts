@@ -40,6 +40,10 @@ export const ERROR_CODES = [
   "FILE_IO_FAILED", // any other file system error, with its errno
   "DISK_FULL", // ENOSPC/EDQUOT while writing (never reported as tampering)
   "PERMISSION_DENIED", // EACCES/EPERM/EROFS (never reported as tampering)
+  "AUTHORITY_REFUSED", // serve --authority refused to start (same uid as the workspace owner, root, bad setup)
+  "AUTHORITY_STATE_FOREIGN", // the state folder is not owned by the authority or is writable by others
+  "AUTHORITY_UNREACHABLE", // the workspace is served over a socket that does not answer or refuses this user
+  "SOCKET_UNAVAILABLE", // the server cannot listen on the requested unix socket
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

@@ -25,6 +25,8 @@ export interface LoadConfigOptions {
   /** The built-in layer; defaults to default.yaml next to this module (sources and dist alike). */
   defaultFile?: string;
   readText?: ReadText;
+  /** Read <ws>/.ucagent/setting.yaml (default true); authority mode turns it off because the agent can write it. */
+  workspaceLayer?: boolean;
 }
 
 export interface LoadedConfig {
@@ -76,7 +78,7 @@ export async function loadConfig(options: LoadConfigOptions = {}): Promise<Loade
   });
   const userFile = userConfigFile(env);
   fileSpecs.push({ file: userFile, optional: true, role: "user config", baseDir: dirname(userFile) });
-  if (options.workspace !== undefined) {
+  if (options.workspace !== undefined && options.workspaceLayer !== false) {
     const paths = workspacePaths(options.workspace);
     fileSpecs.push({
       file: paths.settingFile,

@@ -30,6 +30,8 @@ export interface OpenSessionOptions {
   env?: NodeJS.ProcessEnv;
   /** Forget the last Check when the engine starts (UCAgent semantics after a restart); the MCP server sets it. */
   resetCheckOnStart?: boolean;
+  /** Layer <ws>/.ucagent/setting.yaml (default true); off for an authority, since the agent can write that file. */
+  workspaceLayer?: boolean;
 }
 
 export interface OpenedSession extends Session {
@@ -52,6 +54,7 @@ export async function openSession(options: OpenSessionOptions): Promise<OpenedSe
     configFile: options.configFile,
     flags,
     env: options.env,
+    workspaceLayer: options.workspaceLayer,
   });
   const needsInit = options.init === true || !existsSync(paths.runtimeConfig);
   if (needsInit) {

@@ -46,14 +46,21 @@ export function register(program: Command, io: CliIO): void {
   command.action(async (tool: string, json: string | undefined, flags: SessionFlags) => {
     try {
       const args = parseArgs(json);
-      // Loaded on use so `skillgate --help` and other verbs start fast.
-      const { openSession } = await import("../../tools/session.js");
-      const { callTool } = await import("../../tools/registry.js");
-      const session = await openSession({
-        ...sessionOptionsFrom(flags, flags.workspace),
-        onProgress: initProgressPrinter((text) => io.err(io.colour("dim", text))),
-      });
-      const result = await callTool(session, tool, args);
+      const options = sessionOptionsFrom(flags, flags.workspace);
+      // A workspace served on a socket (an authority) is called there: this process never opens its state or key.
+      const { callThroughServer } = await import("../../authority/call.js");
+      const served = await callThroughServer(options, tool, args);
+      let result = served;
+      if (!result) {
+        // Loaded on use so `skillgate --help` and other verbs start fast.
+        const { openSession } = await import("../../tools/session.js");
+        const { callTool } = await import("../../tools/registry.js");
+        const session = await openSession({
+          ...options,
+          onProgress: initProgressPrinter((text) => io.err(io.colour("dim", text))),
+        });
+        result = await callTool(session, tool, args);
+      }
       if (flags.json) {
         io.out(
           JSON.stringify(

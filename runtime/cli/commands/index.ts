@@ -3,6 +3,7 @@ import type { Command } from "commander";
 import type { CliIO } from "../io.js";
 import { register as registerCall } from "./call.js";
 import { register as registerCatalog } from "./catalog.js";
+import { register as registerConnect } from "./connect.js";
 import { register as registerInit } from "./init.js";
 import { register as registerScan } from "./scan.js";
 import { register as registerServe } from "./serve.js";
@@ -15,6 +16,7 @@ export const registeredCommands: RegisterCommand[] = [
   registerInit,
   registerCall,
   registerServe,
+  registerConnect,
   registerStatus,
   registerScan,
   registerValidate,

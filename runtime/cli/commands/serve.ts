@@ -1,6 +1,7 @@
 // `skillgate serve`: initialise the workspace if needed, then serve the tools over MCP (stdio, or Streamable HTTP).
 import { resolve } from "node:path";
 import type { Command } from "commander";
+import { SkillgateError } from "../../errors.js";
 import { defaultWorkspace, prepareDefaultWorkspace } from "../../mcp/default-workspace.js";
 import { parseListenAddress } from "../../mcp/listen-address.js";
 import { type CliIO, reportError } from "../io.js";
@@ -13,10 +14,15 @@ import {
 
 interface ServeFlags extends SessionFlags {
   http?: string;
+  authority?: boolean;
+  sameUserOk?: boolean;
+  socket?: string;
+  socketMode?: string;
+  socketGroup?: string;
 }
 
 /** The command that started this process, so the printed instructions work from a clone as well as from npm. */
-function selfCommand(argv: string[] = process.argv): string {
+export function selfCommand(argv: string[] = process.argv): string {
   const script = argv[1];
   if (!script) return "npx skillgate";
   return script.endsWith(".ts") ? `npx tsx ${script}` : `node ${script}`;
@@ -41,6 +47,8 @@ export function connectHelp(workspace: string, http: string | null): string {
   ].join("\n");
 }
 
+export type { ServeFlags };
+
 export function register(program: Command, io: CliIO): void {
   const command = program
     .command("serve")
@@ -48,6 +56,23 @@ export function register(program: Command, io: CliIO): void {
     .option(
       "--http <host:port>",
       "serve Streamable HTTP at http://HOST:PORT/mcp (HOST defaults to 127.0.0.1; port 0 = any)",
+    )
+    .option(
+      "--authority",
+      "serve as the workspace's authority: run as a dedicated OS user that alone holds the key and the state folder; clients use the unix socket (skillgate connect / call)",
+    )
+    .option(
+      "--same-user-ok",
+      "allow --authority as the workspace owner (tests only: nothing is enforced then)",
+    )
+    .option(
+      "--socket <path>",
+      "serve on this unix socket (default with --authority: <ws>/.ucagent/skillgate/server.sock)",
+    )
+    .option("--socket-mode <octal>", "file mode of the socket (default 660: owner and group may connect)")
+    .option(
+      "--socket-group <group>",
+      "group of the socket (default with --authority: the workspace folder's group); the serving user must be in it",
     );
   addSessionOptions(command, false).addHelpText(
     "after",
@@ -58,11 +83,28 @@ export function register(program: Command, io: CliIO): void {
       "Examples:",
       "  skillgate serve --workspace ./ws",
       "  skillgate serve --workspace ./ws --http 127.0.0.1:8765",
+      "  sudo -u skillgate skillgate serve --authority --workspace /home/alice/ws",
     ].join("\n"),
   );
   command.action(async (flags: ServeFlags) => {
     const log = (message: string) => io.err(`skillgate: ${message}`);
     try {
+      if (flags.authority || flags.socket !== undefined) {
+        const { runSocketServe } = await import("./serve-socket.js");
+        await runSocketServe(flags, io, log);
+        return;
+      }
+      for (const [given, name] of [
+        [flags.sameUserOk, "--same-user-ok"],
+        [flags.socketMode, "--socket-mode"],
+        [flags.socketGroup, "--socket-group"],
+      ] as const) {
+        if (given !== undefined)
+          throw new SkillgateError(
+            "USAGE",
+            `${name} needs --authority or --socket; add one of them or drop ${name}`,
+          );
+      }
       const address = flags.http ? parseListenAddress(flags.http) : null;
       let workspace = flags.workspace;
       if (!workspace) {

@@ -1,0 +1,28 @@
+// `skillgate call` on a workspace with a server record: the call goes to that server's socket, never to local state.
+import { SkillgateError } from "../errors.js";
+import type { OpenSessionOptions } from "../tools/session.js";
+import type { ToolResult } from "../tools/types.js";
+import { callOverSocket } from "./client.js";
+import { readServerRecord } from "./record.js";
+
+/** The tool result from the workspace's socket server, or null when no server record exists (call locally). */
+export async function callThroughServer(
+  options: Pick<OpenSessionOptions, "workspace" | "configFile" | "argvFlags">,
+  tool: string,
+  args: unknown,
+): Promise<ToolResult | null> {
+  const record = await readServerRecord(options.workspace);
+  if (!record) return null;
+  const local = [
+    ...(options.configFile !== undefined ? ["--config"] : []),
+    ...(options.argvFlags ?? []).filter((flag) => flag.startsWith("--")),
+  ];
+  if (local.length > 0) {
+    throw new SkillgateError(
+      "FLAG_CONFLICT",
+      `workspace ${record.workspace} is served by ${record.mode === "authority" ? "its authority" : "a socket server"} (${record.socket}), whose own config and skill flags apply; drop ${[...new Set(local)].join(", ")} from this call`,
+      { socket: record.socket },
+    );
+  }
+  return callOverSocket(record.socket, record, tool, args);
+}

@@ -1,0 +1,95 @@
+// `skillgate serve --socket PATH` / `serve --authority`: serve a workspace on a unix socket until SIGINT/SIGTERM.
+import { resolve } from "node:path";
+import { SkillgateError } from "../../errors.js";
+import type { CliIO } from "../io.js";
+import { initProgressPrinter, sessionOptionsFrom } from "../session-options.js";
+import { type ServeFlags, selfCommand } from "./serve.js";
+
+function parseMode(text: string): number {
+  if (!/^0?[0-7]{3}$/.test(text)) {
+    throw new SkillgateError(
+      "USAGE",
+      `--socket-mode ${text} is not an octal file mode; fix: give three octal digits, e.g. --socket-mode 660 (owner and group may connect) or 600 (owner only)`,
+    );
+  }
+  return Number.parseInt(text, 8);
+}
+
+/** How a client reaches the socket: the one-line configs of common MCP hosts, and the shell. */
+export function socketConnectHelp(socket: string, workspace: string): string {
+  const connect = `${selfCommand()} connect --socket ${socket}`;
+  return [
+    "Connect an MCP client (it starts the stdio bridge itself):",
+    `  Claude Code:    claude mcp add skillgate -- ${connect}`,
+    `  Codex CLI:      codex mcp add skillgate -- ${connect}`,
+    `  MCP Inspector:  npx @modelcontextprotocol/inspector ${connect}`,
+    `  Shell:          ${selfCommand()} call Status --workspace ${workspace}   (finds the socket itself)`,
+  ].join("\n");
+}
+
+export async function runSocketServe(
+  flags: ServeFlags,
+  io: CliIO,
+  log: (message: string) => void,
+): Promise<void> {
+  if (!flags.workspace) {
+    throw new SkillgateError(
+      "USAGE",
+      `serve ${flags.authority ? "--authority" : "--socket"} needs --workspace <dir>: name the agent's workspace folder`,
+    );
+  }
+  if (flags.http !== undefined) {
+    throw new SkillgateError(
+      "USAGE",
+      "--http cannot be combined with --socket/--authority yet: serve the socket, and connect HTTP-only clients through `skillgate connect`",
+    );
+  }
+  if (flags.sameUserOk && !flags.authority) {
+    throw new SkillgateError(
+      "USAGE",
+      "--same-user-ok only applies to --authority; add --authority or drop it",
+    );
+  }
+  const { startSocketServer } = await import("../../authority/serve.js");
+  const server = await startSocketServer({
+    workspace: resolve(flags.workspace),
+    authority: flags.authority === true,
+    sameUserOk: flags.sameUserOk === true,
+    socket: flags.socket,
+    socketMode: flags.socketMode === undefined ? undefined : parseMode(flags.socketMode),
+    socketGroup: flags.socketGroup,
+    session: { ...sessionOptionsFrom(flags, flags.workspace), onProgress: initProgressPrinter(log) },
+    log,
+  });
+  const { session, record } = server;
+  const stage = await session.engine.current();
+  log(
+    `workspace ${session.paths.root}; skills ${session.skillsEnabled ? "enabled" : "disabled"}; ` +
+      `current stage: ${stage ? stage.config.name : "(workflow finished)"}`,
+  );
+  if (flags.json) {
+    io.err(
+      JSON.stringify({
+        event: "listening",
+        socket: record.socket,
+        mode: record.mode,
+        workspace: record.workspace,
+      }),
+    );
+  } else {
+    log(
+      `${record.mode === "authority" ? `authority (user ${record.user})` : "MCP server"} listening on unix socket ${record.socket}\n` +
+        socketConnectHelp(record.socket, record.workspace),
+    );
+  }
+  await new Promise<void>((done) => {
+    const stop = () => {
+      void server.close().then(done);
+    };
+    process.once("SIGINT", stop);
+    process.once("SIGTERM", stop);
+  });
+  log("stopped");
+  // Watchers of the skill catalog would keep the process alive; serving is over.
+  process.exit(process.exitCode ?? 0);
+}
