@@ -100,7 +100,11 @@ export interface Bridged {
 }
 
 /** The real MCP SDK client over stdio into `skillgate connect <args>` run as the runner's user. */
-export async function connectBridge(runner: Runner, args: string[], env: NodeJS.ProcessEnv): Promise<Bridged> {
+export async function connectBridge(
+  runner: Runner,
+  args: string[],
+  env: NodeJS.ProcessEnv,
+): Promise<Bridged> {
   const argv = [...runner.prefix, runner.tsx, runner.main, "connect", ...args];
   const transport = new StdioClientTransport({
     command: argv[0]!,

@@ -4,7 +4,14 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { MAIN, TSX } from "../mcp/helpers.js";
 import { type Fixture, GATE_SKILL, GATE_SKILL_MD, makeFixture, REPO_ROOT } from "../tools/helpers.js";
-import { connectBridge, type Runner, type ServerProcess, skillgate, startServer, waitFor } from "./helpers.js";
+import {
+  connectBridge,
+  type Runner,
+  type ServerProcess,
+  skillgate,
+  startServer,
+  waitFor,
+} from "./helpers.js";
 
 const self: Runner = { prefix: [], tsx: TSX, main: MAIN, cwd: REPO_ROOT };
 let fixture: Fixture | undefined;
@@ -17,7 +24,7 @@ afterEach(async () => {
   fixture = undefined;
 });
 
-function text(result: { content?: unknown }): string {
+function text(result: Record<string, unknown>): string {
   return ((result.content ?? []) as { type: string; text?: string }[]).map((p) => p.text ?? "").join("");
 }
 
@@ -81,19 +88,33 @@ describe("serve --socket with skillgate connect and call", () => {
       expect(usage.code, usage.stderr).toBe(0);
       const done = await client.callTool({ name: "Complete", arguments: {} });
       expect(done.isError, text(done)).toBe(false);
-      expect(text(done)).toContain("Stage 0 completed successfully. Current stage index is now 1: 'summary'.");
+      expect(text(done)).toContain(
+        "Stage 0 completed successfully. Current stage index is now 1: 'summary'.",
+      );
     } finally {
       await bridge.close();
     }
-    await waitFor("both clients to disconnect", () => (server.stderr().match(/disconnected/g) ?? []).length >= 2);
+    await waitFor(
+      "both clients to disconnect",
+      () => (server.stderr().match(/disconnected/g) ?? []).length >= 2,
+    );
     expect(server.stderr()).toMatch(/socket client 1 connected/);
   });
 
   it("call finds the socket in the server record, answers as a local call would, and refuses local flags", async () => {
     const { fixture, server } = await serveFixture();
     const record = JSON.parse(readFileSync(join(fixture.ws, ".ucagent", "skillgate", "server.json"), "utf8"));
-    expect(record).toMatchObject({ version: 1, mode: "socket", socket: server.socket, workspace: fixture.ws });
-    const served = await skillgate(self, ["call", "Complete", "--workspace", fixture.ws, "--json"], fixture.env);
+    expect(record).toMatchObject({
+      version: 1,
+      mode: "socket",
+      socket: server.socket,
+      workspace: fixture.ws,
+    });
+    const served = await skillgate(
+      self,
+      ["call", "Complete", "--workspace", fixture.ws, "--json"],
+      fixture.env,
+    );
     expect(served.code).toBe(1);
     expect(JSON.parse(served.stdout)).toMatchObject({
       tool: "Complete",
@@ -101,7 +122,9 @@ describe("serve --socket with skillgate connect and call", () => {
       code: "SKILL_USAGE_INCOMPLETE",
     });
     expect(JSON.parse(served.stdout).structured.code).toBeUndefined();
-    await waitFor("the call's connection in the server log", () => server.stderr().includes("socket client 1"));
+    await waitFor("the call's connection in the server log", () =>
+      server.stderr().includes("socket client 1"),
+    );
     const flagged = await skillgate(
       self,
       ["call", "Status", "--workspace", fixture.ws, "--config", fixture.configFile],
@@ -141,7 +164,12 @@ describe("serve --socket with skillgate connect and call", () => {
     expect(bridged.code).toBe(1);
     expect(bridged.stdout).toBe("");
     expect(bridged.stderr).toBe(called.stderr);
-    const bare = await skillgate(self, ["connect", "--socket", join(fixture.dir, "none.sock")], fixture.env, "");
+    const bare = await skillgate(
+      self,
+      ["connect", "--socket", join(fixture.dir, "none.sock")],
+      fixture.env,
+      "",
+    );
     expect(bare.code).toBe(1);
     expect(bare.stderr).toBe(
       `error [AUTHORITY_UNREACHABLE]: nothing answers on unix socket ${join(fixture.dir, "none.sock")} (ENOENT); fix: check the path, and that \`skillgate serve --socket\` or \`--authority\` runs\n`,
@@ -177,7 +205,11 @@ describe("serve --socket with skillgate connect and call", () => {
     expect(tooLong.stderr).toContain(
       `error [SOCKET_UNAVAILABLE]: cannot serve on unix socket ${long}: the path is ${Buffer.byteLength(long)} bytes, over the 107-byte limit of unix sockets; fix: pass a shorter --socket path, e.g. /run/skillgate/<name>.sock\n`,
     );
-    const badMode = await skillgate(self, args(join(fixture.dir, "b.sock"), ["--socket-mode", "rw"]), fixture.env);
+    const badMode = await skillgate(
+      self,
+      args(join(fixture.dir, "b.sock"), ["--socket-mode", "rw"]),
+      fixture.env,
+    );
     expect(badMode.code).toBe(2);
     expect(badMode.stderr).toContain(
       "error [USAGE]: --socket-mode rw is not an octal file mode; fix: give three octal digits, e.g. --socket-mode 660 (owner and group may connect) or 600 (owner only)\n",
@@ -189,7 +221,9 @@ describe("serve --socket with skillgate connect and call", () => {
     );
     // A server killed without cleanup leaves a socket file nobody answers on: the next start takes it over.
     // (the record's pid is the server itself; the spawned child is tsx, which would not pass SIGKILL on)
-    const { pid } = JSON.parse(readFileSync(join(fixture.ws, ".ucagent", "skillgate", "server.json"), "utf8"));
+    const { pid } = JSON.parse(
+      readFileSync(join(fixture.ws, ".ucagent", "skillgate", "server.json"), "utf8"),
+    );
     const exited = new Promise((resolve) => server.child.once("exit", resolve));
     process.kill(pid, "SIGKILL");
     await exited;
