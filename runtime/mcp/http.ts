@@ -5,6 +5,13 @@ import type { AddressInfo } from "node:net";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
 import type { Session } from "../tools/types.js";
+import {
+  checkBindPolicy,
+  guardRequest,
+  type HttpAuthOptions,
+  isLoopbackHost,
+  ownOrigins,
+} from "./http-guard.js";
 import { createMcpServer } from "./server.js";
 
 export const MCP_PATH = "/mcp";
@@ -20,8 +27,13 @@ export interface HttpServing {
   close(): Promise<void>;
 }
 
-function jsonRpcError(res: ServerResponse, status: number, message: string): void {
-  res.writeHead(status, { "content-type": "application/json" });
+function jsonRpcError(
+  res: ServerResponse,
+  status: number,
+  message: string,
+  headers: Record<string, string> = {},
+): void {
+  res.writeHead(status, { "content-type": "application/json", ...headers });
   res.end(JSON.stringify({ jsonrpc: "2.0", error: { code: -32000, message }, id: null }));
 }
 
@@ -41,12 +53,21 @@ export async function serveHttp(
   session: Session,
   address: { host: string; port: number },
   log: (message: string) => void,
+  auth: HttpAuthOptions = {},
 ): Promise<HttpServing> {
+  checkBindPolicy(address.host, auth);
+  /** Origins a browser may send; completed once the port is known. */
+  const allowedOrigins = new Set((auth.allowedOrigins ?? []).map((origin) => origin.toLowerCase()));
   const transports = new Map<string, StreamableHTTPServerTransport>();
   /** Host headers accepted on a loopback bind (DNS-rebinding protection); set once the port is known. */
   let allowedHosts: string[] | undefined;
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const verdict = guardRequest(req, allowedOrigins, auth.authToken);
+    if (!verdict.ok) {
+      jsonRpcError(res, verdict.status, verdict.message, verdict.headers);
+      return;
+    }
     const url = new URL(req.url ?? "/", "http://localhost");
     if (url.pathname !== MCP_PATH) {
       jsonRpcError(res, 404, `Not found: the MCP endpoint is ${MCP_PATH}`);
@@ -123,8 +144,14 @@ export async function serveHttp(
   });
   const bound = server.address() as AddressInfo;
   const hostInUrl = bound.family === "IPv6" ? `[${bound.address}]` : bound.address;
-  if (["127.0.0.1", "::1", "localhost"].includes(address.host)) {
-    allowedHosts = [`127.0.0.1:${bound.port}`, `localhost:${bound.port}`, `[::1]:${bound.port}`];
+  for (const origin of ownOrigins(address.host, bound.port)) allowedOrigins.add(origin);
+  if (isLoopbackHost(address.host)) {
+    allowedHosts = [
+      `${hostInUrl}:${bound.port}`,
+      `127.0.0.1:${bound.port}`,
+      `localhost:${bound.port}`,
+      `[::1]:${bound.port}`,
+    ];
   }
   return {
     host: bound.address,

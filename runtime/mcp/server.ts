@@ -1,35 +1,48 @@
-// Builds an MCP server over one Session: lists the offered tools with JSON schemas from zod, and calls them via the registry.
-import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+// Builds the MCP server over one Session (every transport uses this): tools, the Skills Extension, the stage prompt.
+
+import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import {
   CallToolRequestSchema,
   type CallToolResult,
   ListToolsRequestSchema,
+  type Tool,
 } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
-import { callTool, toolsFor } from "../tools/registry.js";
+import { ALL_TOOLS, callTool, toolsFor } from "../tools/registry.js";
 import type { Session, ToolDefinition, ToolResult } from "../tools/types.js";
+import { registerPrompts } from "./prompts.js";
+import { invalidParams } from "./rpc-error.js";
+import { registerSkillsExtension, SKILLS_EXTENSION } from "./skills-extension.js";
+import { toolMeta } from "./tool-meta.js";
+import { serverVersion } from "./version.js";
 
 export const SERVER_NAME = "skillgate";
-export const SERVER_VERSION = "0.1.0";
+export const SERVER_VERSION = serverVersion();
 
-const INSTRUCTIONS =
-  "skillgate serves a staged workflow. Call Status to see the current stage and its task. When skills are enabled, " +
-  "work as ListSkill -> ReadTextFile(SKILL.md) -> apply the method (RunSkillScript when it calls for a script) -> " +
-  "Check -> SetSkillUsage -> Complete. Every failed call says what to do next.";
+export const INSTRUCTIONS =
+  "skillgate serves a staged workflow: call Status (or the current_stage prompt) to see the current stage and its " +
+  "task, then work ListSkill -> read each stage skill's SKILL.md (ReadTextFile, or resources/read of its skill:// " +
+  "URI) -> apply the method (RunSkillScript when it calls for a script) -> Check -> SetSkillUsage -> Complete. " +
+  "Write stage outputs with the file tools (EditTextFile, ReplaceStringInFile, ...) inside the writable folders; " +
+  "every failed call says what to do next.";
 
-export interface McpToolListing {
-  name: string;
-  description: string;
-  inputSchema: { type: "object"; [key: string]: unknown };
-}
+export type McpToolListing = Tool;
 
-/** The MCP tools/list entry of a tool: JSON Schema (input side) of its zod schema. */
+/** The MCP tools/list entry of a tool: JSON Schema of its zod input, title, annotations and output schema. */
 export function toolListing(tool: ToolDefinition): McpToolListing {
   const { $schema: _ignored, ...schema } = z.toJSONSchema(tool.inputSchema, { io: "input" }) as Record<
     string,
     unknown
   >;
-  return { name: tool.name, description: tool.description, inputSchema: { ...schema, type: "object" } };
+  const meta = toolMeta(tool.name);
+  return {
+    name: tool.name,
+    title: meta.title,
+    description: tool.description,
+    inputSchema: { ...schema, type: "object" },
+    outputSchema: meta.outputSchema,
+    annotations: { title: meta.title, ...meta.annotations },
+  };
 }
 
 /** A tool result as MCP content: text for the model, structuredContent for programs, isError for failed work. */
@@ -50,27 +63,82 @@ export interface CreateMcpServerOptions {
   log?: (message: string) => void;
   /** Tool calls still running are added here, so a closing transport can let them answer first. */
   inFlight?: Set<Promise<unknown>>;
+  /** Page sizes of skills/list and resources/list (defaults 50 and 200). */
+  pageSizes?: { skills?: number; resources?: number };
+}
+
+/** Why a known tool is not offered by this server (it is then a -32602, like an unknown one). */
+function notOfferedReason(session: Session, tool: ToolDefinition): string {
+  if (tool.skillTool && !session.skillsEnabled) {
+    return "skill support is disabled (skill.use_skill: false or --no-use-skill)";
+  }
+  return "it is not offered by this server";
+}
+
+/** Servers sharing a Session, so a stage change made through one tells every client its resources changed. */
+const peers = new WeakMap<Session, Set<Server>>();
+
+function notifyResourcesChanged(session: Session): void {
+  for (const server of peers.get(session) ?? []) {
+    server.sendResourceListChanged().catch(() => {
+      // A client that went away misses the notification; nothing to do.
+    });
+  }
 }
 
 /** One MCP server instance per client connection; all of them may share the Session (state writes are locked). */
-export function createMcpServer(session: Session, options: CreateMcpServerOptions = {}): McpServer {
-  const mcp = new McpServer(
+export function createMcpServer(session: Session, options: CreateMcpServerOptions = {}): Server {
+  // The low-level Server (not McpServer): McpServer would advertise listChanged for tools, resources and prompts.
+  const server = new Server(
     { name: SERVER_NAME, version: SERVER_VERSION },
-    { capabilities: { tools: {} }, instructions: INSTRUCTIONS },
+    {
+      capabilities: {
+        // The tool set is fixed for the life of the process, so tools.listChanged is not advertised.
+        tools: {},
+        // Sent when a Complete through this process moves the stage (the served skills change with it).
+        resources: { listChanged: true },
+        prompts: {},
+        extensions: { [SKILLS_EXTENSION]: {} },
+      },
+      instructions: INSTRUCTIONS,
+    },
   );
-  // The low-level handlers keep argument validation ours: bad calls become readable isError results.
-  mcp.server.setRequestHandler(ListToolsRequestSchema, async () => ({
-    tools: toolsFor(session.skillsEnabled).map(toolListing),
-  }));
-  mcp.server.setRequestHandler(CallToolRequestSchema, async (request) => {
+  const offered = () => toolsFor(session.skillsEnabled);
+  // The low-level handlers keep argument validation ours: bad arguments become readable isError results.
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: offered().map(toolListing) }));
+  server.setRequestHandler(CallToolRequestSchema, async (request) => {
+    const name = request.params.name;
+    const tools = offered();
+    if (!tools.some((tool) => tool.name === name)) {
+      const known = ALL_TOOLS.find((tool) => tool.name === name);
+      const near = ALL_TOOLS.find((tool) => tool.name.toLowerCase() === name.toLowerCase());
+      const available = tools.map((tool) => tool.name).join(", ");
+      throw invalidParams(
+        known
+          ? `Tool '${name}' is not available: ${notOfferedReason(session, known)}. Available tools: ${available}.`
+          : `Unknown tool '${name}'.${near ? ` Did you mean '${near.name}'?` : ""} Available tools: ${available}.`,
+      );
+    }
     const started = Date.now();
-    const running = callTool(session, request.params.name, request.params.arguments ?? {});
+    const running = callTool(session, name, request.params.arguments ?? {});
     options.inFlight?.add(running);
     const result = await running.finally(() => options.inFlight?.delete(running));
     options.log?.(
-      `${request.params.name}: ${result.isError ? `error ${result.code ?? ""}` : "ok"} (${Date.now() - started} ms)`,
+      `${name}: ${result.isError ? `error ${result.code ?? ""}` : "ok"} (${Date.now() - started} ms)`,
     );
+    if (name === "Complete" && !result.isError) notifyResourcesChanged(session);
     return toCallToolResult(result);
   });
-  return mcp;
+  registerSkillsExtension(server, session, options.pageSizes);
+  registerPrompts(server, session);
+
+  const group = peers.get(session) ?? new Set<Server>();
+  peers.set(session, group);
+  group.add(server);
+  const previous = server.onclose;
+  server.onclose = () => {
+    group.delete(server);
+    previous?.();
+  };
+  return server;
 }

@@ -5,6 +5,8 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { Ajv, type ValidateFunction } from "ajv";
+import { z } from "zod";
 import { REPO_ROOT } from "../tools/helpers.js";
 
 export const TSX = join(REPO_ROOT, "node_modules", ".bin", "tsx");
@@ -83,9 +85,9 @@ export async function startHttpServer(serveArgs: string[], env: NodeJS.ProcessEn
   };
 }
 
-export async function connectHttp(url: string): Promise<Client> {
+export async function connectHttp(url: string, headers: Record<string, string> = {}): Promise<Client> {
   const client = new Client({ name: "skillgate-test", version: "0.0.0" });
-  await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+  await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers } }));
   return client;
 }
 
@@ -107,4 +109,53 @@ export async function call(
     text,
     structured: (result.structuredContent ?? {}) as Record<string, unknown>,
   };
+}
+
+/** A request the SDK has no typed helper for (skills/list, skills/get, …), answered as plain JSON. */
+export async function rpc(
+  client: Client,
+  method: string,
+  params: Record<string, unknown> = {},
+  // biome-ignore lint/suspicious/noExplicitAny: tests read these JSON results field by field.
+): Promise<any> {
+  return client.request({ method, params } as never, z.looseObject({}));
+}
+
+/**
+ * Calls a tool and validates its structuredContent, success or error, against the outputSchema tools/list gave
+ * (the SDK client itself checks successful results only).
+ */
+export class ValidatingClient {
+  private readonly validators = new Map<string, ValidateFunction>();
+  /** How many results were validated (a test asserts it is not zero). */
+  validated = 0;
+
+  constructor(readonly client: Client) {}
+
+  async call(name: string, args: Record<string, unknown> = {}): Promise<CallOutcome> {
+    if (this.validators.size === 0) {
+      const ajv = new Ajv({ strict: false, allErrors: true });
+      for (const tool of (await this.client.listTools()).tools) {
+        if (!tool.outputSchema) throw new Error(`tool ${tool.name} has no outputSchema`);
+        this.validators.set(tool.name, ajv.compile(tool.outputSchema));
+      }
+    }
+    const outcome = await call(this.client, name, args);
+    const validate = this.validators.get(name);
+    if (!validate) throw new Error(`tool ${name} is not listed`);
+    if (!validate(outcome.structured)) {
+      throw new Error(
+        `${name} structuredContent does not match its outputSchema: ${JSON.stringify(validate.errors)}\n${JSON.stringify(outcome.structured).slice(0, 2000)}`,
+      );
+    }
+    this.validated += 1;
+    return outcome;
+  }
+
+  /** Calls a tool that must succeed; the failure message is the tool's own text. */
+  async ok(name: string, args: Record<string, unknown> = {}): Promise<CallOutcome> {
+    const outcome = await this.call(name, args);
+    if (outcome.isError) throw new Error(`${name} failed:\n${outcome.text}`);
+    return outcome;
+  }
 }

@@ -77,7 +77,7 @@ describe("skillgate serve over stdio", () => {
     expect(connection.stderr()).toContain("skillgate: workspace");
   });
 
-  it("answers a malformed call and an unknown tool with readable isError results", async () => {
+  it("answers a malformed call with a readable isError result and an unknown tool with -32602", async () => {
     fixture = makeFixture();
     connection = await connectStdio(["--workspace", fixture.ws, "--config", fixture.configFile], fixture.env);
     const { client } = connection;
@@ -91,12 +91,12 @@ describe("skillgate serve over stdio", () => {
     const badCommands = await call(client, "RunSkillScript", { commands: "not json" });
     expect(badCommands.isError).toBe(true);
     expect(badCommands.text).toMatch(/^RunSkillScript: 'commands' is a string but not valid JSON/);
-    const unknown = await call(client, "listskill");
-    expect(unknown.isError).toBe(true);
-    expect(unknown.text).toBe(
-      "Unknown tool 'listskill'. Did you mean 'ListSkill'? Available tools: ListSkill, ReadTextFile, RunSkillScript, " +
-        "SetSkillUsage, Check, Complete, Status.",
-    );
+    await expect(call(client, "listskill")).rejects.toMatchObject({
+      code: -32602,
+      message:
+        "MCP error -32602: Unknown tool 'listskill'. Did you mean 'ListSkill'? Available tools: ListSkill, " +
+        "ReadTextFile, RunSkillScript, SetSkillUsage, Check, Complete, Status.",
+    });
   });
 
   it("hides the skill tools when skills are disabled, and a stage completes from its checkers alone", async () => {
@@ -108,9 +108,13 @@ describe("skillgate serve over stdio", () => {
     const { client } = connection;
     const { tools } = await client.listTools();
     expect(tools.map((tool) => tool.name)).toEqual(["ReadTextFile", "Check", "Complete", "Status"]);
-    const hidden = await call(client, "ListSkill");
-    expect(hidden.isError).toBe(false);
-    expect(hidden.text).toContain("skill support is disabled");
+    // A tool that is not offered is a JSON-RPC error, like an unknown one.
+    await expect(call(client, "ListSkill")).rejects.toMatchObject({
+      code: -32602,
+      message:
+        "MCP error -32602: Tool 'ListSkill' is not available: skill support is disabled (skill.use_skill: false or " +
+        "--no-use-skill). Available tools: ReadTextFile, Check, Complete, Status.",
+    });
     expect(existsSync(join(fixture.ws, ".ucagent", "skills", "fixture"))).toBe(false);
     const failed = await call(client, "Complete");
     expect(failed.isError).toBe(true);

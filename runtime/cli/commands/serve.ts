@@ -3,6 +3,7 @@ import { resolve } from "node:path";
 import type { Command } from "commander";
 import { SkillgateError } from "../../errors.js";
 import { defaultWorkspace, prepareDefaultWorkspace } from "../../mcp/default-workspace.js";
+import { checkBindPolicy, type HttpAuthOptions, readTokenFile } from "../../mcp/http-guard.js";
 import { parseListenAddress } from "../../mcp/listen-address.js";
 import { type CliIO, reportError } from "../io.js";
 import {
@@ -19,6 +20,9 @@ interface ServeFlags extends SessionFlags {
   socket?: string;
   socketMode?: string;
   socketGroup?: string;
+  authToken?: string;
+  authTokenFile?: string;
+  allowOrigin?: string[];
 }
 
 /** The command that started this process, so the printed instructions work from a clone as well as from npm. */
@@ -49,6 +53,20 @@ export function connectHelp(workspace: string, http: string | null): string {
 
 export type { ServeFlags };
 
+function httpAuthFrom(flags: ServeFlags): HttpAuthOptions {
+  if (flags.authToken !== undefined && flags.authTokenFile !== undefined) {
+    throw new SkillgateError("FLAG_CONFLICT", "Give --auth-token or --auth-token-file, not both.");
+  }
+  if ((flags.authToken ?? flags.authTokenFile ?? flags.allowOrigin) !== undefined && !flags.http) {
+    throw new SkillgateError(
+      "USAGE",
+      "--auth-token, --auth-token-file and --allow-origin apply to --http only.",
+    );
+  }
+  const authToken = flags.authTokenFile !== undefined ? readTokenFile(flags.authTokenFile) : flags.authToken;
+  return { authToken, allowedOrigins: flags.allowOrigin };
+}
+
 export function register(program: Command, io: CliIO): void {
   const command = program
     .command("serve")
@@ -73,6 +91,19 @@ export function register(program: Command, io: CliIO): void {
     .option(
       "--socket-group <group>",
       "group of the socket (default with --authority: the workspace folder's group); the serving user must be in it",
+    )
+    .option(
+      "--auth-token-file <file>",
+      "HTTP: require `Authorization: Bearer <token>` with the token on the file's first line (needed off loopback)",
+    )
+    .option(
+      "--auth-token <token>",
+      "HTTP: like --auth-token-file, token given inline (visible in ps; prefer the file)",
+    )
+    .option(
+      "--allow-origin <origin>",
+      "HTTP: also accept browser requests from this Origin (repeatable)",
+      (value: string, previous: string[] = []) => [...previous, value],
     );
   addSessionOptions(command, false).addHelpText(
     "after",
@@ -84,6 +115,7 @@ export function register(program: Command, io: CliIO): void {
       "  skillgate serve --workspace ./ws",
       "  skillgate serve --workspace ./ws --http 127.0.0.1:8765",
       "  sudo -u skillgate skillgate serve --authority --workspace /home/alice/ws",
+      "  skillgate serve --workspace ./ws --http 0.0.0.0:8765 --auth-token-file ~/.skillgate/mcp.token",
     ].join("\n"),
   );
   command.action(async (flags: ServeFlags) => {
@@ -106,6 +138,8 @@ export function register(program: Command, io: CliIO): void {
           );
       }
       const address = flags.http ? parseListenAddress(flags.http) : null;
+      const auth = httpAuthFrom(flags);
+      if (address) checkBindPolicy(address.host, auth);
       let workspace = flags.workspace;
       if (!workspace) {
         workspace = defaultWorkspace();
@@ -130,7 +164,7 @@ export function register(program: Command, io: CliIO): void {
           `current stage: ${stage ? stage.config.name : "(workflow finished)"}`,
       );
       if (address) {
-        const serving = await serveHttp(session, address, log);
+        const serving = await serveHttp(session, address, log, auth);
         if (flags.json)
           io.err(JSON.stringify({ event: "listening", url: serving.url, workspace: session.paths.root }));
         else
