@@ -1,7 +1,7 @@
 #!/usr/bin/env node
-// The `skillgate` command: registers every verb from cli/commands/ and runs it.
+// The `skillgate` command: registers the verbs from cli/commands/ (only the one being run) and runs it.
 import { Command, CommanderError } from "commander";
-import { registeredCommands } from "./commands/index.js";
+import { commandsFor } from "./commands/index.js";
 import { EXIT_USAGE, processIO } from "./io.js";
 
 export async function main(argv: string[]): Promise<void> {
@@ -12,7 +12,7 @@ export async function main(argv: string[]): Promise<void> {
     )
     .showHelpAfterError()
     .exitOverride();
-  for (const register of registeredCommands) register(program, io);
+  for (const register of await commandsFor(argv)) register(program, io);
   try {
     await program.parseAsync(argv, { from: "user" });
   } catch (error) {

@@ -1,5 +1,6 @@
 // The Agent Skills frontmatter rules (as the reference skills-ref validator applies them) as a JSON Schema checked by ajv.
-import { Ajv, type ErrorObject } from "ajv";
+import { createRequire } from "node:module";
+import type { Ajv, ErrorObject, Options, ValidateFunction } from "ajv";
 import { PY_SPACE_CLASS } from "./text.js";
 
 export const SPEC_ALLOWED_FIELDS = [
@@ -83,8 +84,28 @@ for (const [field, rules] of [
 }
 
 // strictTypes off: each name rule sits in its own allOf entry without repeating `type: "string"`.
-const ajv = new Ajv({ allErrors: true, strict: true, strictTypes: false });
-const validateFrontmatter = ajv.compile(SKILL_FRONTMATTER_SCHEMA);
+export const SPEC_AJV_OPTIONS: Options = { allErrors: true, strict: true, strictTypes: false };
+/** Written next to this module by the build (scripts/build-spec-validator.mjs): ajv's standalone code. */
+export const STANDALONE_VALIDATOR_FILE = "spec-validator.standalone.cjs";
+
+let validateFrontmatter: ValidateFunction | null = null;
+
+/**
+ * The compiled schema. The build writes it as ajv standalone code, so a CLI start-up loads neither ajv nor
+ * the schema compiler (57 ms); running from sources (no build) it is compiled here on first use.
+ */
+function frontmatterValidator(): ValidateFunction {
+  if (validateFrontmatter) return validateFrontmatter;
+  const require = createRequire(import.meta.url);
+  try {
+    validateFrontmatter = require(`./${STANDALONE_VALIDATOR_FILE}`) as ValidateFunction;
+  } catch (error) {
+    if ((error as { code?: string }).code !== "MODULE_NOT_FOUND") throw error;
+    const ajv = require("ajv") as { Ajv: new (options: Options) => Ajv };
+    validateFrontmatter = new ajv.Ajv(SPEC_AJV_OPTIONS).compile(SKILL_FRONTMATTER_SCHEMA);
+  }
+  return validateFrontmatter;
+}
 
 export interface SpecProblem {
   rule: SpecRule;
@@ -94,10 +115,11 @@ export interface SpecProblem {
 
 /** Every rule the (name-normalised) frontmatter breaks, each once, in field order. */
 export function checkSpecRules(frontmatter: Record<string, unknown>): SpecProblem[] {
-  if (validateFrontmatter(frontmatter)) return [];
+  const validate = frontmatterValidator();
+  if (validate(frontmatter)) return [];
   const problems: SpecProblem[] = [];
   const seen = new Set<string>();
-  for (const error of validateFrontmatter.errors ?? []) {
+  for (const error of validate.errors ?? []) {
     const problem = toProblem(error);
     if (!problem) continue;
     const key = `${problem.rule}:${problem.field}`;

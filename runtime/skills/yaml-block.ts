@@ -1,5 +1,13 @@
 // Parses a frontmatter YAML block: a fast path for the plain `key: value` shape, the `yaml` package otherwise.
-import { parse as parseYaml, YAMLParseError } from "yaml";
+import { createRequire } from "node:module";
+
+type YamlModule = typeof import("yaml");
+let yamlModule: YamlModule | null = null;
+/** `yaml` loads on the first block the fast path declines: a scan of plain skills never loads it. */
+function yamlPackage(): YamlModule {
+  yamlModule ??= createRequire(import.meta.url)("yaml") as YamlModule;
+  return yamlModule;
+}
 
 export type YamlParse =
   | { ok: true; value: unknown }
@@ -13,8 +21,9 @@ export interface YamlOptions {
 export function parseYamlBlock(yaml: string, options: YamlOptions): YamlParse {
   const fast = parseSimpleMapping(yaml);
   if (fast !== null) return { ok: true, value: fast };
+  const { parse, YAMLParseError } = yamlPackage();
   try {
-    return { ok: true, value: parseYaml(yaml, { uniqueKeys: options.uniqueKeys, prettyErrors: true }) };
+    return { ok: true, value: parse(yaml, { uniqueKeys: options.uniqueKeys, prettyErrors: true }) };
   } catch (error) {
     if (error instanceof YAMLParseError) {
       const position = error.linePos?.[0];

@@ -1,0 +1,69 @@
+// The CLI loads only the verb it runs: help still lists every verb, and `catalog` loads neither zod nor yaml.
+import { execFile } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { afterAll, describe, expect, it } from "vitest";
+import { commandLoaders, commandsFor } from "../../runtime/cli/commands/index.js";
+import { MAIN } from "../mcp/helpers.js";
+import { REPO_ROOT } from "../tools/helpers.js";
+
+const run = promisify(execFile);
+const dir = mkdtempSync(join(tmpdir(), "skillgate-lazy-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const VERBS = ["init", "call", "serve", "connect", "status", "scan", "validate", "catalog"];
+
+async function skillgate(args: string[], env: NodeJS.ProcessEnv = {}) {
+  try {
+    const { stdout, stderr } = await run(
+      process.execPath,
+      ["--import", "tsx", "--import", join(REPO_ROOT, "test", "cli", "record-loads.mjs"), MAIN, ...args],
+      { cwd: REPO_ROOT, env: { ...process.env, NO_COLOR: "1", ...env } },
+    );
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const failed = error as { code: number; stdout: string; stderr: string };
+    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
+  }
+}
+
+describe("lazy CLI verbs", () => {
+  it("registers one verb for a known verb, every verb otherwise", async () => {
+    expect(commandLoaders.map(([name]) => name)).toEqual(VERBS);
+    expect(await commandsFor(["catalog", "x"])).toHaveLength(1);
+    for (const argv of [[], ["--help"], ["help", "catalog"], ["catalogue"]])
+      expect(await commandsFor(argv)).toHaveLength(VERBS.length);
+  });
+
+  it("--help still lists every verb in order; an unknown verb gets a suggestion and exit 2", async () => {
+    const help = await skillgate(["--help"], { RECORD_LOADS: join(dir, "help.txt") });
+    expect(help.code).toBe(0);
+    const listed = help.stdout
+      .split("\n")
+      .map((line) => /^ {2}([a-z]+) /.exec(line)?.[1])
+      .filter((name) => name !== undefined && name !== "help");
+    expect(listed).toEqual(VERBS);
+    const typo = await skillgate(["catalogue"], { RECORD_LOADS: join(dir, "typo.txt") });
+    expect(typo.code).toBe(2);
+    expect(typo.stderr).toContain("error: unknown command 'catalogue'\n(Did you mean catalog?)");
+  });
+
+  // (ajv is compiled on first use when running from sources; built, the standalone validator replaces it.)
+  it("`catalog` loads neither zod, yaml nor another verb's module", async () => {
+    const record = join(dir, "catalog.txt");
+    const listed = await skillgate(["catalog", "test/fixtures/skills/valid-root", "--json"], {
+      RECORD_LOADS: record,
+    });
+    expect(listed.code).toBe(0);
+    expect(JSON.parse(listed.stdout).ok).toBe(true);
+    const loaded = readFileSync(record, "utf8").split("\n");
+    expect(loaded.some((url) => url.endsWith("/runtime/cli/commands/catalog.ts"))).toBe(true);
+    const unwanted = loaded.filter((url) =>
+      /\/node_modules\/(zod|yaml)\/|\/runtime\/cli\/commands\/(init|call|serve|connect|status|scan|validate)\.ts$/.test(
+        url,
+      ),
+    );
+    expect(unwanted).toEqual([]);
+  });
+});
