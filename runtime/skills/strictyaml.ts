@@ -1,5 +1,13 @@
 // Loads a frontmatter block the way skills-ref does (strictyaml on ruamel): only block YAML, every scalar a string.
-import { type CST, isAlias, isMap, isScalar, isSeq, LineCounter, Parser, parseDocument, Scalar } from "yaml";
+import { createRequire } from "node:module";
+import type { CST, LineCounter } from "yaml";
+
+let yamlModule: typeof import("yaml") | null = null;
+/** Loaded on the first strict parse, so the other modes' start-up (and every scan) never loads `yaml`. */
+function yaml(): typeof import("yaml") {
+  yamlModule ??= createRequire(import.meta.url)("yaml") as typeof import("yaml");
+  return yamlModule;
+}
 
 export type StrictYamlResult =
   | { ok: true; value: unknown }
@@ -24,6 +32,7 @@ class StrictYamlError extends Error {
  * values indented differently, and tabs outside quoted/block scalars and comments (ruamel's scanner).
  */
 export function loadStrictYaml(source: string): StrictYamlResult {
+  const { isScalar, LineCounter, parseDocument } = yaml();
   const lines = new LineCounter();
   const fail = (message: string, offset: number): StrictYamlResult => {
     const position = lines.linePos(offset);
@@ -88,6 +97,7 @@ function offsetOf(node: { range?: [number, number, number] | null }): number {
 }
 
 function toData(node: unknown, lines: LineCounter): unknown {
+  const { isAlias, isMap, isScalar, isSeq, Scalar } = yaml();
   if (isAlias(node))
     throw new StrictYamlError("aliases (*name) are not allowed; write the value out", offsetOf(node));
   if (isScalar(node) || isMap(node) || isSeq(node)) {
@@ -188,7 +198,7 @@ function checkTabs(text: string): void {
       else if (value !== null && typeof value === "object") visit(value);
     }
   };
-  for (const token of new Parser().parse(text)) visit(token);
+  for (const token of new (yaml().Parser)().parse(text)) visit(token);
   for (let index = text.indexOf("\t"); index !== -1; index = text.indexOf("\t", index + 1)) {
     if (!allowed.some(([from, to]) => index >= from && index < to))
       throw new StrictYamlError(
