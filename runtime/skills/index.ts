@@ -2,6 +2,7 @@
 
 export { type Catalog, type CatalogOptions, createCatalog } from "./catalog.js";
 export { type SplitResult, splitFrontmatter } from "./frontmatter.js";
+export { PYTHON_HOOK_NOT_RUN, pythonHookNotes } from "./python-hook.js";
 export { normaliseSkillId, scanSkillRoot, validateSkillDir } from "./scan.js";
 export {
   MAX_COMPATIBILITY_LENGTH,

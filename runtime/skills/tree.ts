@@ -1,6 +1,7 @@
 // The skill tree walker: finds SKILL.md folders under a root, loads them, and re-walks single folders on change.
 import fs, { type Dirent } from "node:fs";
 import path from "node:path";
+import { PYTHON_HOOK_NOT_RUN, pythonHookDiagnostic } from "./python-hook.js";
 import { compareCodePoints } from "./text.js";
 import type { CatalogSnapshot, Diagnostic, SkillRecord, ValidationMode } from "./types.js";
 import { MAX_SKILL_FILE_BYTES, parseSkillFile } from "./validate.js";
@@ -319,7 +320,7 @@ export class SkillTree {
       ...parsed.parsed,
       scripts: scriptNames(childPath(dir, SCRIPTS_DIR), scriptsEntries),
       hasHooks,
-      diagnostics: parsed.diagnostics,
+      diagnostics: withPythonHook(parsed.diagnostics, dir, scriptsEntries, hasHooks),
     };
     this.skills.set(dir, skill);
   }
@@ -330,6 +331,7 @@ export class SkillTree {
     this.skills.set(skillDir, {
       ...skill,
       scripts: scriptNames(path.join(skillDir, SCRIPTS_DIR), scriptsEntries),
+      diagnostics: withPythonHook(skill.diagnostics, skillDir, scriptsEntries, skill.hasHooks),
     });
   }
 
@@ -443,6 +445,19 @@ function symlinkEscape(file: string, realRoot: string): Diagnostic | null {
     message: `SKILL.md ${file} is a symlink to ${target}, outside the skill root; not loaded — copy the file into the skill folder instead`,
     severity: "error",
   };
+}
+
+/** The diagnostics with the Python-hook warning (re)computed from the current scripts/ listing. */
+function withPythonHook(
+  diagnostics: Diagnostic[],
+  skillDir: string,
+  scriptsEntries: Dirent[],
+  hasHooks: boolean,
+): Diagnostic[] {
+  const kept = diagnostics.filter((diagnostic) => diagnostic.code !== PYTHON_HOOK_NOT_RUN);
+  const hook = pythonHookDiagnostic(skillDir, scriptsEntries, hasHooks);
+  if (!hook) return kept.length === diagnostics.length ? diagnostics : kept;
+  return [...kept, hook];
 }
 
 export function scriptNames(scriptsDir: string, entries: Dirent[]): string[] {

@@ -25,7 +25,7 @@ const COMMANDS_JSON_SCHEMA = {
   description:
     "Non-empty list of commands, each [skill_id, script_filename, args]: skill_id is the Skill ID shown by ListSkill " +
     "(e.g. 'review/static-bug-analysis'), script_filename a file listed under its Script Path (bare name, e.g. " +
-    "'find_bugs.ts'), args one string split like a POSIX shell (Python shlex; no shell runs, so $VAR, | and > are " +
+    "'record_bug.ts'), args one string split like a POSIX shell (Python shlex; no shell runs, so $VAR, | and > are " +
     'passed literally; use "" for none). A JSON string of that list is accepted too. All commands are validated ' +
     "before any runs; they run in order and stop at the first failure.",
   anyOf: [
@@ -77,7 +77,7 @@ type Invalid = { ok: false; result: ToolResult };
 
 const FORMAT_HINT =
   'Expected a non-empty list of [skill_id, script_filename, args], e.g. {"commands": [["review/static-bug-analysis", ' +
-  '"find_bugs.ts", "--src dut"]]}.';
+  '"list_bugs.ts", ""]]}.';
 
 function invalid(index: number, message: string, code: ErrorCode = "INVALID_ARGS"): Invalid {
   return {

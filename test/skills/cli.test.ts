@@ -76,6 +76,18 @@ describe("skillgate catalog", () => {
     ]);
   });
 
+  it("includes each skill's metadata (as strings) in --json", async () => {
+    const run = await cli("catalog", "skills", "--json");
+    expect(run.exitCode).toBe(0);
+    const skills = JSON.parse(run.stdout).skills as Array<{ id: string; metadata: Record<string, string> }>;
+    expect(Object.fromEntries(skills.map((skill) => [skill.id, skill.metadata]))).toEqual({
+      "authoring/skill-creator": {},
+      "review/static-bug-analysis": {},
+      "runners/js-runner": { "skillgate-network": "true", "skillgate-cache": "bun" },
+      "runners/python-runner": { "skillgate-network": "true", "skillgate-cache": "uv" },
+    });
+  });
+
   it("reports skipped skills in JSON and exits 2 for a missing root", async () => {
     const run = await cli("catalog", `${fixtures}/invalid-root`, "--json");
     expect(run.exitCode).toBe(0);

@@ -563,3 +563,23 @@ describe("lenient mode", () => {
     }
   });
 });
+
+describe("metadata values become strings (as README says)", () => {
+  it("text as it is, null as empty, YAML 1.2 numbers/booleans printed by JavaScript, collections as JSON", () => {
+    const result = run(
+      '---\nname: my-skill\ndescription: d\nmetadata:\n  text: "1.0"\n  float: 1.0\n  hex: 0x1F\n  bool: True\n  yes: yes\n  none: null\n  empty:\n  list:\n    - 1\n    - a\n  map:\n    x: 1\n---\n',
+    );
+    expect(result.problems).toEqual([]);
+    expect(result.parsed?.metadata).toEqual({
+      text: "1.0",
+      float: "1",
+      hex: "31",
+      bool: "true",
+      yes: "yes",
+      none: "",
+      empty: "",
+      list: '[1,"a"]',
+      map: '{"x":1}',
+    });
+  });
+});

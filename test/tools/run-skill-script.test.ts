@@ -131,7 +131,7 @@ describe("RunSkillScript validates every command before running any", () => {
   it("answers every malformed call with an exact message", async () => {
     await setup();
     const hint =
-      'Expected a non-empty list of [skill_id, script_filename, args], e.g. {"commands": [["review/static-bug-analysis", "find_bugs.ts", "--src dut"]]}.';
+      'Expected a non-empty list of [skill_id, script_filename, args], e.g. {"commands": [["review/static-bug-analysis", "list_bugs.ts", ""]]}.';
     const none = "\nNo command was run (every command is validated before any runs).";
     const cases: [unknown, string, string][] = [
       [

@@ -40,7 +40,7 @@ export function register(program: Command, io: CliIO): void {
       "  skillgate call Status --workspace ./ws",
       "  skillgate call ListSkill --workspace ./ws",
       `  skillgate call ReadTextFile '{"path": ".ucagent/skills/review/static-bug-analysis/SKILL.md"}' --workspace ./ws`,
-      `  skillgate call RunSkillScript '{"commands": [["review/static-bug-analysis", "find_bugs.ts", "dut"]]}' -w ./ws`,
+      `  skillgate call RunSkillScript '{"commands": [["review/static-bug-analysis", "list_bugs.ts", ""]]}' -w ./ws`,
     ].join("\n"),
   );
   command.action(async (tool: string, json: string | undefined, flags: SessionFlags) => {

@@ -29,6 +29,7 @@ export function register(program: Command, io: CliIO): void {
           id: skill.id,
           name: skill.name,
           description: skill.description,
+          metadata: skill.metadata,
           scripts: skill.scripts,
           hasHooks: skill.hasHooks,
           path: skill.skillFile,

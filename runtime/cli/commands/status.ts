@@ -1,5 +1,6 @@
 // `skillgate status`: the workflow's stage table and, for the current stage, per-skill evidence (Listed/Read/Used/Not Applicable).
 import type { Command } from "commander";
+import { pythonHookNotes } from "../../skills/index.js";
 import type { StageView } from "../../stage/types.js";
 import type { Session } from "../../tools/types.js";
 import { type CliIO, reportError } from "../io.js";
@@ -119,6 +120,9 @@ export function renderStatus(io: CliIO, session: Session, rows: StageRow[]): str
     lines.push(`SetSkillUsage accepted the current evidence: ${mark(io, current.usage_validated)}`);
   }
   if (!current) lines.push("", io.colour("green", "The workflow is finished: every stage is complete."));
+  const notes = session.skillsEnabled ? pythonHookNotes(session.catalog()) : [];
+  if (notes.length > 0)
+    lines.push("", io.colour("bold", "Skill notes:"), ...notes.map((note) => `  ${note}`));
   return lines.join("\n");
 }
 
@@ -157,6 +161,7 @@ export function register(program: Command, io: CliIO): void {
               current_stage: current ? current.config.name : null,
               stages: rows,
               status: status.structured,
+              skill_notes: session.skillsEnabled ? pythonHookNotes(session.catalog()) : [],
             },
             null,
             2,
