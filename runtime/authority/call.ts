@@ -2,7 +2,9 @@
 import { SkillgateError } from "../errors.js";
 import type { OpenSessionOptions } from "../tools/session.js";
 import type { ToolResult } from "../tools/types.js";
+import { workspacePaths } from "../workspace/paths.js";
 import { callOverSocket } from "./client.js";
+import { refuseForeignState } from "./mode.js";
 import { readServerRecord } from "./record.js";
 
 /** The tool result from the workspace's socket server, or null when no server record exists (call locally). */
@@ -12,7 +14,10 @@ export async function callThroughServer(
   args: unknown,
 ): Promise<ToolResult | null> {
   const record = await readServerRecord(options.workspace);
-  if (!record) return null;
+  if (!record) {
+    await refuseForeignState(workspacePaths(options.workspace), process.getuid?.() ?? -1);
+    return null;
+  }
   const local = [
     ...(options.configFile !== undefined ? ["--config"] : []),
     ...(options.argvFlags ?? []).filter((flag) => flag.startsWith("--")),

@@ -171,3 +171,20 @@ export async function prepareStateFolder(paths: WorkspacePaths, self: Principal)
   }
   await verifyStateFolder(paths, self);
 }
+
+/**
+ * A process that is not the authority must not open a workspace whose state folder an authority owns: it cannot
+ * write there anyway, and must go through the authority's socket instead.
+ */
+export async function refuseForeignState(
+  paths: Pick<WorkspacePaths, "root" | "skillgateDir">,
+  uid: number,
+): Promise<void> {
+  const info = await lstat(paths.skillgateDir).catch(() => null);
+  if (!info || info.uid === uid) return;
+  throw new SkillgateError(
+    "AUTHORITY_STATE_FOREIGN",
+    `state folder ${paths.skillgateDir} belongs to uid ${info.uid}, not to this user (uid ${uid}): the workspace is kept by a skillgate authority, and its evidence can only be written by it; fix: call the tools through it (skillgate call … --workspace ${paths.root}, or skillgate connect), after the operator starts it (README: Authority mode)`,
+    { dir: paths.skillgateDir, owner: info.uid },
+  );
+}

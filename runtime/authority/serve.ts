@@ -13,6 +13,7 @@ import {
   groupsOf,
   type Principal,
   prepareStateFolder,
+  refuseForeignState,
   resolveGroup,
   verifyStateFolder,
 } from "./mode.js";
@@ -104,6 +105,8 @@ export async function startSocketServer(options: SocketServeOptions): Promise<So
     process.umask(0o002);
     await prepareStateFolder(paths, self);
     socketGid ??= info.gid;
+  } else {
+    await refuseForeignState(paths, self.uid);
   }
   const opened = await openSession({
     ...options.session,

@@ -94,13 +94,12 @@ export async function serveSocket(
   const server = createServer({ allowHalfOpen: true }, (socket) => {
     const id = ++served;
     sockets.add(socket);
-    const inFlight = new Set<Promise<unknown>>();
-    const mcp = createMcpServer(session, { log, inFlight });
+    const mcp = createMcpServer(session, { log });
     const transport = new SocketTransport(socket);
     // The client may half-close right after its last request (as `skillgate connect` does when stdin ends):
-    // answer what is still running, then close our side.
+    // answer every request already received, then close our side.
     socket.on("end", () => {
-      void Promise.allSettled([...inFlight]).then(() => socket.end());
+      void transport.whenIdle().then(() => socket.end());
     });
     socket.on("close", () => {
       sockets.delete(socket);

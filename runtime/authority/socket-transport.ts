@@ -15,6 +15,9 @@ export class SocketTransport implements Transport {
   private readonly buffer = new ReadBuffer();
   private started = false;
   private closed = false;
+  /** Ids of requests received and not answered yet, and who waits for none to be left. */
+  private readonly pending = new Set<string | number>();
+  private idleWaiters: (() => void)[] = [];
 
   constructor(private readonly socket: Socket) {}
 
@@ -27,6 +30,7 @@ export class SocketTransport implements Transport {
         for (;;) {
           const message = this.buffer.readMessage();
           if (message === null) break;
+          if ("method" in message && "id" in message) this.pending.add(message.id);
           this.onmessage?.(message);
         }
       } catch (error) {
@@ -40,13 +44,30 @@ export class SocketTransport implements Transport {
   }
 
   send(message: JSONRPCMessage): Promise<void> {
-    return new Promise((resolve, reject) => {
+    return new Promise<void>((resolve, reject) => {
       if (this.closed || this.socket.destroyed || !this.socket.writable) {
         reject(new Error("the socket is closed"));
         return;
       }
       this.socket.write(serializeMessage(message), (error) => (error ? reject(error) : resolve()));
+    }).finally(() => {
+      if (!("method" in message) && "id" in message && message.id !== undefined) {
+        this.pending.delete(message.id);
+        if (this.pending.size === 0) this.wakeIdle();
+      }
     });
+  }
+
+  /** Resolves once every request received so far has been answered (or the socket closed). */
+  whenIdle(): Promise<void> {
+    if (this.pending.size === 0 || this.closed) return Promise.resolve();
+    return new Promise((resolve) => this.idleWaiters.push(resolve));
+  }
+
+  private wakeIdle(): void {
+    const waiters = this.idleWaiters;
+    this.idleWaiters = [];
+    for (const wake of waiters) wake();
   }
 
   async close(): Promise<void> {
@@ -58,6 +79,7 @@ export class SocketTransport implements Transport {
     if (this.closed) return;
     this.closed = true;
     this.buffer.clear();
+    this.wakeIdle();
     this.onclose?.();
   }
 }
