@@ -117,6 +117,11 @@ export async function startSocketServer(options: SocketServeOptions): Promise<So
   });
   let session = opened;
   if (options.authority) {
+    if (await stat(paths.settingFile).catch(() => null)) {
+      options.log(
+        `workspace config ${paths.settingFile} is not read in authority mode (the agent can write it); put what it should set in the authority's config (--config FILE or its SKILLGATE_HOME/config.yaml)`,
+      );
+    }
     await verifyStateFolder(paths, self);
     session = guardEngine(opened, () => verifyStateFolder(paths, self));
   }

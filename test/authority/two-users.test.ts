@@ -216,6 +216,19 @@ describe.sequential("authority mode: the authority as sg-auth-a, the agent as sg
   it("the default workflow completes through `skillgate call` run as the agent, which never opens the key", async () => {
     const ws2 = await users.workspace("ws2");
     const peek = hostileSkill();
+    // The agent writes a workspace config that would turn the sandbox off for the authority's runs.
+    const planted = await users.as(
+      users.agent,
+      [
+        "bash",
+        "-c",
+        'mkdir "$1/.ucagent" && chmod g+w "$1/.ucagent" && printf "exec:\\n  sandbox_level: 1\\n" > "$1/.ucagent/setting.yaml"',
+        "bash",
+        ws2,
+      ],
+      users.envB,
+    );
+    expect(planted.code, planted.stderr).toBe(0);
     const second = await startServer(
       users.runner(users.authority),
       ["--authority", "--workspace", ws2, "--extra-skill-path", peek],
@@ -240,6 +253,10 @@ describe.sequential("authority mode: the authority as sg-auth-a, the agent as sg
         commands: [["ext/peek", "peek.py", `${keyFile()} ${users.homeA}/.skillgate`]],
       });
       expect(peeked.isError, peeked.text).toBe(false);
+      expect((peeked.structured.commands as { sandboxed: boolean }[])[0]!.sandboxed).toBe(true);
+      expect(second.stderr()).toContain(
+        `workspace config ${ws2}/.ucagent/setting.yaml is not read in authority mode (the agent can write it)`,
+      );
       const output = (peeked.structured.commands as { output: string }[])[0]!.output;
       expect(output).toContain(`${keyFile()} FileNotFoundError`);
       expect(output).toContain(`${users.homeA}/.skillgate FileNotFoundError`);
