@@ -44,6 +44,12 @@ export const ERROR_CODES = [
   "AUTHORITY_STATE_FOREIGN", // the state folder is not owned by the authority or is writable by others
   "AUTHORITY_UNREACHABLE", // the workspace is served over a socket that does not answer or refuses this user
   "SOCKET_UNAVAILABLE", // the server cannot listen on the requested unix socket
+  "LEDGER_KEY_MISMATCH", // the ledger was signed under another home/key or for another workspace path (moved/copied)
+  "LEDGER_REPLAY", // the ledger comes from an earlier init of this workspace
+  "LEDGER_FORMAT_OLD", // a v1 (HMAC) ledger: kept untouched, refused with the fix
+  "WORKFLOW_CHANGED", // the effective workflow differs from the one bound in the ledger
+  "PACK_CHANGED", // the init manifest differs from the one bound in the ledger
+  "VERIFY_FAILED", // `skillgate verify` found a problem
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

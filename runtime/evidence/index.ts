@@ -1,8 +1,26 @@
 // Public API of the evidence ledger and the usage checker.
+
+export {
+  affectedStages,
+  type Binding,
+  type BoundStage,
+  type BoundWorkflow,
+  boundWorkflow,
+  describeManifestDiff,
+  type ManifestDiff,
+  manifestChanges,
+  manifestDigest,
+  manifestMap,
+  workflowChanges,
+  workflowDigest,
+} from "./binding.js";
 export { canonicalJson, hmacHex, sha256Hex } from "./canonical.js";
 export type { Freshness, StageSkillInfo, UsageContext } from "./context.js";
+export { type BadLine, type FoldResult, foldLines, splitLedger } from "./fold.js";
 export { evaluateGate, type GateContext, type GateSkillStatus, type GateVerdict } from "./gate.js";
-export { ledgerKeyFile, loadMasterKey, workspaceKey } from "./key.js";
+export { newInitId, readIdentity, type WorkspaceIdentity, writeIdentity } from "./identity.js";
+export { deriveSigner, ledgerKeyFile, loadMasterKey, workspaceKey } from "./key.js";
+export { checkIdentity, type LedgerKeys, localKeys } from "./keys.js";
 export {
   EvidenceLedger,
   type LedgerDeps,
@@ -10,23 +28,28 @@ export {
   type LedgerSnapshot,
   type TransactionStep,
 } from "./ledger.js";
+export { type EvidenceLocations, evidenceLocations, identityFileFor } from "./locations.js";
 export {
   GENESIS_HASH,
   type LedgerRecord,
+  parseLine,
   type RecordKind,
   recordHash,
   sealRecord,
   type UnsignedRecord,
-  verifyLine,
 } from "./record.js";
+export { fingerprintOf, type LedgerSigner, signerFromSeed, verifySignature } from "./signer.js";
 export {
   applyRecord,
   type CheckState,
   type CompletedStage,
+  type CompletionGate,
   type EvidenceState,
   emptyState,
   flagsOf,
+  type LedgerIdentity,
   mergeRanges,
+  type QuarantineNote,
   type SkillFlags,
   type UsageClaim,
   type UsageState,

@@ -1,10 +1,11 @@
-// The ledger signing key: 32 random bytes kept outside every workspace at <skillgateHome()>/ledger.key (0600).
-import { randomBytes } from "node:crypto";
+// The master secret (32 random bytes at <home>/ledger.key, 0600) and the per-workspace, per-init Ed25519 keys derived from it.
+import { createHmac, randomBytes } from "node:crypto";
 import { chmod, link, mkdir, readFile, unlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { skillgateHome } from "../config/home.js";
 import { SkillgateError } from "../errors.js";
 import { hmacHex } from "./canonical.js";
+import { type LedgerSigner, signerFromSeed } from "./signer.js";
 
 export function ledgerKeyFile(home: string = skillgateHome()): string {
   return join(home, "ledger.key");
@@ -45,7 +46,14 @@ async function readKey(file: string): Promise<Buffer | null> {
   try {
     text = await readFile(file, "utf8");
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return null;
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "ENOENT") return null;
+    if (code === "EACCES" || code === "EPERM")
+      throw new SkillgateError(
+        "PERMISSION_DENIED",
+        `cannot read the ledger key ${file} (${code}): it belongs to another user. Run skillgate as the user that owns it, or point SKILLGATE_HOME at your own skillgate home.`,
+        { file },
+      );
     throw error;
   }
   const hex = text.trim();
@@ -63,4 +71,15 @@ async function readKey(file: string): Promise<Buffer | null> {
 /** Per-workspace key: records copied from another workspace of the same user do not verify here. */
 export function workspaceKey(master: Buffer, workspaceRoot: string): Buffer {
   return Buffer.from(hmacHex(master, `skillgate-ledger:${workspaceRoot}`), "hex");
+}
+
+/**
+ * The Ed25519 key of one init of one workspace: the seed mixes the master secret, the workspace path and the init's
+ * random id, so a ledger from an earlier init (or another workspace) never verifies under the current key.
+ */
+export function deriveSigner(master: Buffer, workspaceRoot: string, initId: string): LedgerSigner {
+  const seed = createHmac("sha256", master)
+    .update(`skillgate-ed25519:v2:${workspaceRoot}\0${initId}`)
+    .digest();
+  return signerFromSeed(seed);
 }

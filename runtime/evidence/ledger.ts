@@ -1,61 +1,51 @@
-// The append-only, hash-chained, signed evidence ledger plus its signed checkpoint (progress file) for O(1) loads.
+// The append-only, hash-chained, Ed25519-signed evidence ledger plus its signed checkpoint (progress file) for O(1) loads.
 //
 // Design (why it is shaped this way):
-// - ledger.jsonl: one JSON record per line {seq, time, stage, kind, data, prev, hash, sig}; hash = sha256 of the
-//   canonical record body (which includes prev, chaining every record to the one before); sig = HMAC-SHA256 of hash
-//   with a per-workspace key derived from <skillgateHome()>/ledger.key, so the agent (which cannot read the key)
-//   can neither forge nor move records between workspaces.
-// - progress.json is a signed checkpoint {ledger: {offset, seq, hash}, state}: the evidence state folded from every
-//   record up to offset. A load verifies the checkpoint signature, that the record ending at offset has the
-//   checkpoint's hash (ledger not rewritten), then verifies and folds only the records after offset.
-// - Drop policy: the first record after the checkpoint that is unparsable, breaks the chain or has a bad signature is
-//   dropped together with every record after it (they chain from it), the dropped bytes are moved to
-//   ledger.rejected-<time>.jsonl and the ledger is truncated, so later appends chain from the last good record. The
-//   caller gets a warning. A bad checkpoint is discarded and the state rebuilt from the ledger (same rules).
-// - Records already covered by a valid checkpoint are not re-verified on the fast path: their effect is frozen in
-//   the signed state, so editing them changes nothing (verifyAll() still reports it).
+// - ledger.jsonl: one record per line (record.ts). The first record (genesis) names the workspace, the init's random
+//   id and the public key; the key is derived from a master secret outside the workspace, the path and the init id
+//   (keys.ts), so a ledger from another workspace, home or an earlier init never verifies as this one's.
+// - progress.json is a signed checkpoint {ledger: {offset, seq, hash}, state}: a load verifies its signature, that the
+//   record ending at offset has its hash, then verifies and folds only the records after it.
+// - Nothing is discarded: a line that fails its own check stays in the file, is skipped, and a signed `quarantine`
+//   record notes it (and resets the current stage's evidence, since what it carried is unknown). A key or identity
+//   mismatch is not tampering: the load refuses with what was expected and the fix, touching nothing.
+// - Appends are undone (truncated back) when the write fails, so a full disk never leaves a torn record; disk-full
+//   and permission errors keep their own codes.
 import { mkdir, open, readFile, stat, truncate, writeFile } from "node:fs/promises";
-import { join } from "node:path";
 import { isSkillgateError, SkillgateError } from "../errors.js";
 import { withWorkspaceLock, writeFileAtomic } from "../workspace/index.js";
 import type { WorkspacePaths } from "../workspace/paths.js";
-import { canonicalJson, hmacHex } from "./canonical.js";
-import { loadMasterKey, workspaceKey } from "./key.js";
-import {
-  equalHex,
-  GENESIS_HASH,
-  isRecordShape,
-  type LedgerRecord,
-  sealRecord,
-  type UnsignedRecord,
-  verifyLine,
-} from "./record.js";
-import { applyRecord, type EvidenceState, emptyState } from "./state.js";
+import { ioError } from "../workspace/safe-path.js";
+import { canonicalJson } from "./canonical.js";
+import { adoptCountersignMessage, type BadLine, foldLines, type Head, splitLedger } from "./fold.js";
+import { newInitId } from "./identity.js";
+import { checkIdentity, type LedgerKeys, localKeys } from "./keys.js";
+import { evidenceLocations } from "./locations.js";
+import { GENESIS_HASH, type LedgerRecord, parseLine, sealRecord, type UnsignedRecord } from "./record.js";
+import { type LedgerSigner, verifySignature } from "./signer.js";
+import { applyRecord, type EvidenceState, emptyState, type LedgerIdentity } from "./state.js";
 
-export interface LedgerHead {
-  /** Byte length of the ledger covered so far. */
-  offset: number;
-  seq: number;
-  hash: string;
-}
+export type LedgerHead = Head;
 
 export interface LedgerSnapshot {
   state: EvidenceState;
   head: LedgerHead;
-  /** Problems found while loading (tampering, torn writes); the affected evidence was dropped. */
+  /** Problems found while loading (tampering, torn writes); the affected evidence was not applied. */
   warnings: string[];
 }
 
 interface Checkpoint {
-  version: 1;
+  version: 2;
   ledger: LedgerHead;
   state: EvidenceState;
   sig: string;
 }
 
 export interface LedgerDeps {
-  /** Folder holding ledger.key (defaults to skillgateHome()). */
+  /** Folder holding ledger.key and the workspace identities (defaults to skillgateHome()). */
   home?: string;
+  /** The key holder (default: derived from the master key in `home`). */
+  keys?: LedgerKeys;
   now?: () => Date;
   lock?: <T>(paths: WorkspacePaths, fn: () => Promise<T>) => Promise<T>;
   writeAtomic?: (path: string, data: string) => Promise<void>;
@@ -63,25 +53,27 @@ export interface LedgerDeps {
   checkpointEvery?: number;
 }
 
-/** What a transaction body returns: records to append (may be empty) and a value handed back to the caller. */
 export interface TransactionStep<T> {
   records: UnsignedRecord[];
   result: T;
 }
 
-/**
- * The checkpoint is written with the first record, then rewritten (fsync'd) every 32 records or 64 KiB of ledger
- * and whenever a stage completes: loads
- * verify at most that much tail, so a call costs the same with 100 or 100,000 records, and most calls avoid an fsync.
- */
 const CHECKPOINT_EVERY_RECORDS = 32;
 const CHECKPOINT_EVERY_BYTES = 64 * 1024;
 const ANCHOR_FIRST_WINDOW = 16 * 1024;
 const ANCHOR_MAX_WINDOW = 4 * 1024 * 1024;
 
-type LoadedLedger = { snapshot: LedgerSnapshot; dirty: boolean; checkpoint: LedgerHead };
+type LoadedLedger = {
+  snapshot: LedgerSnapshot;
+  dirty: boolean;
+  checkpoint: LedgerHead;
+  signer: LedgerSigner | null;
+  /** Records the load itself must append first (genesis of a new ledger, a quarantine note). */
+  pending: UnsignedRecord[];
+  /** The file does not end with a newline (torn last line): appends start with one. */
+  needsNewline: boolean;
+};
 
-/** Identity of a file's current content as far as the kernel tells: ctime cannot be set back by a user. */
 async function fileIdentity(path: string): Promise<string> {
   try {
     const info = await stat(path, { bigint: true });
@@ -92,16 +84,11 @@ async function fileIdentity(path: string): Promise<string> {
 }
 
 export class EvidenceLedger {
-  private key: Buffer | null = null;
-  /**
-   * The last clean load, keyed by the identity of ledger + checkpoint when it started: a repeated read of unchanged
-   * files (ListSkill, Status, a no-op recordList) skips re-verifying the checkpoint and tail. Any write, ours or an
-   * agent's, changes the identity, so the next load verifies again.
-   */
   private lastLoad: { identity: string; loaded: LoadedLedger } | null = null;
   private readonly now: () => Date;
   private readonly lock: NonNullable<LedgerDeps["lock"]>;
   private readonly writeAtomic: NonNullable<LedgerDeps["writeAtomic"]>;
+  readonly keys: LedgerKeys;
 
   constructor(
     readonly paths: WorkspacePaths,
@@ -110,19 +97,15 @@ export class EvidenceLedger {
     this.now = deps.now ?? (() => new Date());
     this.lock = deps.lock ?? withWorkspaceLock;
     this.writeAtomic = deps.writeAtomic ?? ((path, data) => writeFileAtomic(path, data));
+    this.keys = deps.keys ?? localKeys(evidenceLocations(paths, deps.home));
   }
 
-  /** Loads the current state under the workspace lock (verifying only records after the checkpoint). */
   async read(): Promise<LedgerSnapshot> {
     const unchanged = await this.readUnchanged();
     if (unchanged) return unchanged;
     return (await this.transact(() => ({ records: [], result: undefined }))).snapshot;
   }
 
-  /**
-   * The state of the last clean load when neither file changed since (no lock needed: what was verified is still
-   * what is on disk, and a writer mid-append has already changed the size); null when a full load is needed.
-   */
   async readUnchanged(): Promise<LedgerSnapshot | null> {
     if (!this.lastLoad) return null;
     const identity = await this.identity();
@@ -133,145 +116,274 @@ export class EvidenceLedger {
     return `${await fileIdentity(this.paths.ledger)}|${await fileIdentity(this.paths.progress)}`;
   }
 
-  /**
-   * Runs `body` on a freshly loaded state under the workspace lock, appends the records it returns (chained after
-   * the real tail, whatever other processes appended) and writes the new checkpoint.
-   */
+  /** Runs `body` on a freshly loaded state under the workspace lock and appends the records it returns. */
   async transact<T>(
     body: (snapshot: LedgerSnapshot) => TransactionStep<T> | Promise<TransactionStep<T>>,
   ): Promise<{ snapshot: LedgerSnapshot; result: T; appended: LedgerRecord[] }> {
-    await mkdir(this.paths.skillgateDir, { recursive: true });
-    const key = await this.signingKey();
+    await mkdir(this.paths.skillgateDir, { recursive: true }).catch((error) => {
+      throw ioError(error, "create the state folder", this.paths.skillgateDir);
+    });
     return this.lock(this.paths, async () => {
-      const loaded = await this.load(key).catch((error: unknown) => {
-        if (isSkillgateError(error)) throw error;
-        const code = (error as NodeJS.ErrnoException).code ?? String(error);
-        throw new SkillgateError(
-          "LEDGER_TAMPERED",
-          `cannot read the evidence state in ${this.paths.skillgateDir} (${code}); move ${this.paths.ledger} and ${this.paths.progress} aside (evidence will have to be collected again) and retry`,
-          { ledger: this.paths.ledger },
-        );
-      });
+      const loaded = await this.load();
       const step = await body(loaded.snapshot);
-      const appended: LedgerRecord[] = [];
-      let head = loaded.snapshot.head;
-      const time = this.now().toISOString();
-      for (const draft of step.records) {
-        const record = sealRecord(draft, head, time, key);
-        appended.push(record);
-        applyRecord(loaded.snapshot.state, record);
-        head = { offset: head.offset, seq: record.seq, hash: record.hash };
-      }
-      if (appended.length > 0) {
-        const text = `${appended.map((r) => JSON.stringify(r)).join("\n")}\n`;
-        await writeFile(this.paths.ledger, text, { flag: "a" });
-        head = { ...head, offset: head.offset + Buffer.byteLength(text) };
-      }
-      loaded.snapshot.head = head;
-      const behind = head.seq - loaded.checkpoint.seq;
-      const behindBytes = head.offset - loaded.checkpoint.offset;
-      const advanced = appended.some((r) => r.kind === "complete" && r.data.passed === true);
-      const every = this.deps.checkpointEvery ?? CHECKPOINT_EVERY_RECORDS;
-      const first = loaded.checkpoint.seq === 0 && head.seq > 0;
-      if (loaded.dirty || first || advanced || behind >= every || behindBytes >= CHECKPOINT_EVERY_BYTES) {
-        await this.writeCheckpoint(key, head, loaded.snapshot.state);
-      }
+      const appended = await this.append(loaded, [...loaded.pending, ...step.records]);
       return { snapshot: loaded.snapshot, result: step.result, appended };
     });
   }
 
-  /** Verifies the whole ledger from the first record (slow path; used by tests and `status --verify`). */
-  async verifyAll(): Promise<{ ok: boolean; records: number; problem?: string }> {
-    const key = await this.signingKey();
-    const text = await readFile(this.paths.ledger, "utf8").catch(() => "");
-    let previous = { seq: 0, hash: GENESIS_HASH };
-    let count = 0;
-    for (const line of text.split("\n")) {
-      if (line.length === 0) continue;
-      const problem = verifyLine(line, previous, key);
-      if (problem) return { ok: false, records: count, problem };
-      const record = JSON.parse(line) as LedgerRecord;
-      previous = { seq: record.seq, hash: record.hash };
-      count += 1;
+  /** Re-signs a ledger moved or copied from another path of this home (`init --adopt`); recorded as an adopt record. */
+  async adopt(): Promise<{ from: LedgerIdentity; to: LedgerIdentity; snapshot: LedgerSnapshot }> {
+    await mkdir(this.paths.skillgateDir, { recursive: true });
+    return this.lock(this.paths, async () => {
+      const loaded = await this.load({ adopting: true });
+      const from = loaded.snapshot.state.identity;
+      if (!from || !loaded.signer)
+        throw new SkillgateError("LEDGER_TAMPERED", "there is no ledger to adopt", {});
+      const initId = newInitId();
+      const next = await this.keys.signerFor(this.paths.root, initId);
+      const to: LedgerIdentity = {
+        workspace: this.paths.root,
+        initId,
+        publicKey: next.publicKey,
+        fingerprint: next.fingerprint,
+        home: this.keys.home,
+      };
+      const data = {
+        ...to,
+        from: { workspace: from.workspace, initId: from.initId, fingerprint: from.fingerprint },
+        countersig: next.sign(adoptCountersignMessage(loaded.snapshot.head.hash, next.publicKey)),
+      };
+      await this.append(loaded, [
+        ...loaded.pending,
+        { stage: loaded.snapshot.state.stageIndex, kind: "adopt", data },
+      ]);
+      await this.keys.writeIdentity({ version: 1, ...to, createdAt: this.now().toISOString() });
+      await this.writePublicKey(to);
+      return { from, to, snapshot: loaded.snapshot };
+    });
+  }
+
+  private async append(loaded: LoadedLedger, drafts: UnsignedRecord[]): Promise<LedgerRecord[]> {
+    const appended: LedgerRecord[] = [];
+    const snapshot = loaded.snapshot;
+    let head = snapshot.head;
+    const time = this.now().toISOString();
+    let signer = loaded.signer;
+    for (const draft of drafts) {
+      if (!signer) throw new SkillgateError("INTERNAL", "no signer for the ledger", {});
+      const record = sealRecord(draft, head, time, signer);
+      appended.push(record);
+      applyRecord(snapshot.state, record);
+      head = { offset: head.offset, seq: record.seq, hash: record.hash };
+      if (record.kind === "adopt" || record.kind === "genesis")
+        signer = await this.keys.signerFor(String(record.data.workspace), String(record.data.initId));
     }
-    return { ok: true, records: count };
+    if (appended.length > 0) {
+      const prefix = loaded.needsNewline ? "\n" : "";
+      const text = `${prefix}${appended.map((r) => JSON.stringify(r)).join("\n")}\n`;
+      const before = await stat(this.paths.ledger).then(
+        (s) => s.size,
+        () => 0,
+      );
+      try {
+        await writeFile(this.paths.ledger, text, { flag: "a" });
+      } catch (error) {
+        // Undo a partial append so the ledger never holds a torn record; the evidence was not recorded.
+        await truncate(this.paths.ledger, before).catch(() => undefined);
+        this.lastLoad = null;
+        throw ioError(error, "append to the evidence ledger", this.paths.ledger);
+      }
+      head = { ...head, offset: before + Buffer.byteLength(text) };
+      loaded.needsNewline = false;
+    }
+    snapshot.head = head;
+    loaded.signer = signer;
+    let wrote = appended.length > 0;
+    const behind = head.seq - loaded.checkpoint.seq;
+    const behindBytes = head.offset - loaded.checkpoint.offset;
+    const advanced = appended.some(
+      (r) => (r.kind === "complete" && r.data.passed === true) || r.kind === "bind",
+    );
+    const every = this.deps.checkpointEvery ?? CHECKPOINT_EVERY_RECORDS;
+    const first = loaded.checkpoint.seq === 0 && head.seq > 0;
+    if (
+      signer &&
+      (loaded.dirty || first || advanced || behind >= every || behindBytes >= CHECKPOINT_EVERY_BYTES)
+    ) {
+      wrote = true;
+      try {
+        await this.writeCheckpoint(signer, head, snapshot.state);
+      } catch (error) {
+        // The records are safely appended; without a checkpoint loads only verify a longer tail.
+        snapshot.warnings.push(
+          `the progress checkpoint ${this.paths.progress} could not be written (${ioError(error, "write", this.paths.progress).code}); evidence is recorded in the ledger, loads are slower until it can be written`,
+        );
+      }
+    }
+    if (wrote) this.lastLoad = null;
+    return appended;
   }
 
-  private async signingKey(): Promise<Buffer> {
-    if (!this.key) this.key = workspaceKey(await loadMasterKey(this.deps.home), this.paths.root);
-    return this.key;
+  /** Verifies the whole ledger from genesis (slow path; tests, status and `skillgate verify` use the proof verifier). */
+  async verifyAll(): Promise<{ ok: boolean; records: number; quarantined: number; problem?: string }> {
+    const bytes = await readFile(this.paths.ledger).catch(() => Buffer.alloc(0));
+    const fold = foldLines(splitLedger(bytes), { state: emptyState(), head: zeroHead() });
+    const { bad, gaps } = fold.unaccounted;
+    const problem =
+      bad[0]?.reason ?? (gaps[0] ? `records ${gaps[0][0]}-${gaps[0][1]} are missing` : undefined);
+    const quarantined = fold.bad.length;
+    return problem
+      ? { ok: false, records: fold.head.seq, quarantined, problem }
+      : { ok: true, records: fold.head.seq, quarantined };
   }
 
-  /**
-   * Checkpoint, then verify and fold only the records after it. `dirty` asks for a new checkpoint now (recovery
-   * happened); otherwise the caller refreshes the checkpoint once the unverified tail grows past a bound.
-   */
-  private async load(key: Buffer): Promise<LoadedLedger> {
-    const identity = await this.identity();
-    if (this.lastLoad?.identity === identity) return structuredClone(this.lastLoad.loaded);
-    const loaded = await this.loadAndVerify(key);
-    this.lastLoad = loaded.dirty ? null : { identity, loaded: structuredClone(loaded) };
+  private async load(options: { adopting?: boolean } = {}): Promise<LoadedLedger> {
+    const fileId = await this.identity();
+    if (!options.adopting && this.lastLoad?.identity === fileId) return cloneLoaded(this.lastLoad.loaded);
+    const loaded = await this.loadAndVerify(options).catch((error: unknown) => {
+      if (isSkillgateError(error)) throw error;
+      throw ioError(error, "read the evidence state in", this.paths.skillgateDir);
+    });
+    const cacheable = !loaded.dirty && loaded.pending.length === 0 && !options.adopting;
+    this.lastLoad = cacheable ? { identity: fileId, loaded: cloneLoaded(loaded) } : null;
     return loaded;
   }
 
-  private async loadAndVerify(key: Buffer): Promise<LoadedLedger> {
+  private async loadAndVerify(options: { adopting?: boolean }): Promise<LoadedLedger> {
+    const info = await stat(this.paths.ledger).catch((error: NodeJS.ErrnoException) => {
+      if (error.code === "ENOENT") return null;
+      throw error;
+    });
+    if (info?.isDirectory())
+      throw new SkillgateError(
+        "LEDGER_TAMPERED",
+        `the evidence ledger ${this.paths.ledger} is a folder, not a file; move it aside and retry (a new ledger is started)`,
+        { ledger: this.paths.ledger },
+      );
+    const size = info?.size ?? 0;
+    if (size === 0) {
+      const progress = await stat(this.paths.progress).catch(() => null);
+      if (progress && progress.size > 0)
+        throw new SkillgateError(
+          "LEDGER_TAMPERED",
+          `the evidence ledger ${this.paths.ledger} is ${info ? "empty" : "missing"} but the progress checkpoint ${this.paths.progress} records signed progress: the ledger was deleted or truncated. Nothing was changed. Restore ledger.jsonl from a backup, or move progress.json aside to start a new ledger (the stages must then be completed again).`,
+          { ledger: this.paths.ledger, progress: this.paths.progress },
+        );
+      return this.fresh();
+    }
     const warnings: string[] = [];
-    const size = await stat(this.paths.ledger).then(
-      (s) => s.size,
-      () => 0,
-    );
-    let start = await this.readCheckpoint(key, warnings);
+    let start = await this.readCheckpoint(warnings);
+    if (start) {
+      const claimed = start.state.identity!;
+      const derived = await this.keys.signerFor(claimed.workspace, claimed.initId).catch(() => null);
+      if (derived?.publicKey !== claimed.publicKey) {
+        warnings.push(
+          `the progress checkpoint ${this.paths.progress} is signed by a key that is not this workspace's (forged); state was rebuilt from the signed ledger`,
+        );
+        start = null;
+      }
+    }
     if (start && start.ledger.offset > size) {
       warnings.push(
         `the evidence ledger ${this.paths.ledger} is shorter than its signed checkpoint (truncated or replaced); state was rebuilt from the records that remain`,
       );
       start = null;
     }
-    if (start && start.ledger.offset > 0 && !(await this.anchorMatches(start.ledger))) {
+    if (start && !(await this.anchorMatches(start.ledger))) {
       warnings.push(
         `the evidence ledger ${this.paths.ledger} no longer matches its signed checkpoint (rewritten); state was rebuilt from the records that verify`,
       );
       start = null;
     }
-    let dirty = false;
-    const checkpoint = start?.ledger ?? { offset: 0, seq: 0, hash: GENESIS_HASH };
-    const state = start?.state ?? emptyState();
-    let head: LedgerHead = start?.ledger ?? { offset: 0, seq: 0, hash: GENESIS_HASH };
-    if (size > head.offset) {
-      const tail = await readRange(this.paths.ledger, head.offset, size);
-      let position = head.offset;
-      let cursor = 0;
-      while (cursor < tail.length) {
-        const newline = tail.indexOf(10, cursor);
-        const end = newline === -1 ? tail.length : newline;
-        const line = tail.subarray(cursor, end).toString("utf8");
-        const lineBytes = end - cursor + (newline === -1 ? 0 : 1);
-        if (line.trim().length === 0) {
-          cursor += lineBytes;
-          position += lineBytes;
-          continue;
-        }
-        const problem =
-          newline === -1 ? "the last line is incomplete (torn write)" : verifyLine(line, head, key);
-        if (problem) {
-          const dropped = await this.quarantine(position, size);
-          warnings.push(
-            `evidence ledger ${this.paths.ledger}: ${problem}; that record and the ${dropped.after} after it were dropped (kept in ${dropped.file}). Evidence they carried must be collected again (ListSkill, ReadTextFile, RunSkillScript, Check).`,
-          );
-          dirty = true;
-          break;
-        }
-        const record = JSON.parse(line) as LedgerRecord;
-        applyRecord(state, record);
-        position += lineBytes;
-        cursor += lineBytes;
-        head = { offset: position, seq: record.seq, hash: record.hash };
-      }
+    const from = start?.ledger ?? zeroHead();
+    const bytes = await readRange(this.paths.ledger, from.offset, size);
+    const lines = splitLedger(bytes, from.offset);
+    if (!start) {
+      const first = lines[0] ? parseLine(lines[0].text) : null;
+      if (first && !first.ok && first.legacy) throw this.legacyRefusal();
+      if (!first?.ok || first.record.kind !== "genesis")
+        throw new SkillgateError(
+          "LEDGER_TAMPERED",
+          `the first record of the evidence ledger ${this.paths.ledger} is not a readable genesis record, so it cannot be told which key signed it. Nothing was changed. Restore the file from a backup, or move ledger.jsonl and progress.json aside to start a new ledger.`,
+          { ledger: this.paths.ledger },
+        );
     }
-    return { snapshot: { state, head, warnings }, dirty: dirty || warnings.length > 0, checkpoint };
+    const fold = foldLines(lines, { state: start?.state ?? emptyState(), head: from });
+    const identity = fold.state.identity;
+    if (!identity)
+      throw new SkillgateError(
+        "LEDGER_TAMPERED",
+        `the evidence ledger ${this.paths.ledger} has no valid genesis record`,
+        {},
+      );
+    const signer = await checkIdentity(identity, this.paths.root, this.keys, options);
+    const pending: UnsignedRecord[] = [];
+    const { bad, gaps } = fold.unaccounted;
+    if (bad.length > 0 || gaps.length > 0) {
+      warnings.push(describeQuarantine(this.paths.ledger, bad, gaps));
+      pending.push({
+        stage: fold.state.stageIndex,
+        kind: "quarantine",
+        data: {
+          lines: bad.map((b) => b.sha256),
+          offsets: bad.map((b) => b.offset),
+          reasons: [
+            ...bad.map((b) => b.reason),
+            ...gaps.map(([a, b]) => `records ${a}-${b} are missing`),
+          ].slice(0, 20),
+          gaps: gaps.map(([a, b]) => `${a}-${b}`),
+          reset: !bad.every((b) => b.torn) || gaps.length > 0,
+        },
+      });
+    }
+    const lastByte = size > 0 ? (await readRange(this.paths.ledger, size - 1, size))[0] : 10;
+    return {
+      snapshot: { state: fold.state, head: { ...fold.head, offset: size }, warnings },
+      dirty: warnings.length > 0,
+      checkpoint: start?.ledger ?? zeroHead(),
+      signer,
+      pending,
+      needsNewline: lastByte !== 10,
+    };
   }
 
-  private async readCheckpoint(key: Buffer, warnings: string[]): Promise<Checkpoint | null> {
+  /** A new ledger: a new init id for this workspace (an older ledger put back later is a replay) and its genesis. */
+  private async fresh(): Promise<LoadedLedger> {
+    const initId = newInitId();
+    const signer = await this.keys.signerFor(this.paths.root, initId);
+    const identity: LedgerIdentity = {
+      workspace: this.paths.root,
+      initId,
+      publicKey: signer.publicKey,
+      fingerprint: signer.fingerprint,
+      home: this.keys.home,
+    };
+    await this.keys.writeIdentity({ version: 1, ...identity, createdAt: this.now().toISOString() });
+    await this.writePublicKey(identity);
+    return {
+      snapshot: { state: emptyState(), head: zeroHead(), warnings: [] },
+      dirty: false,
+      checkpoint: zeroHead(),
+      signer,
+      pending: [{ stage: 0, kind: "genesis", data: { ...identity, format: "skillgate-ledger/2" } }],
+      needsNewline: false,
+    };
+  }
+
+  private async writePublicKey(identity: LedgerIdentity): Promise<void> {
+    const text = `${JSON.stringify({ fingerprint: identity.fingerprint, publicKey: identity.publicKey, workspace: identity.workspace }, null, 2)}\n`;
+    await this.writeAtomic(`${this.paths.skillgateDir}/ledger.pub`, text).catch(() => undefined);
+  }
+
+  private legacyRefusal(): SkillgateError {
+    return new SkillgateError(
+      "LEDGER_FORMAT_OLD",
+      `the evidence ledger ${this.paths.ledger} was written by an older skillgate (HMAC-signed records, ledger v1), which this version does not sign or verify. Nothing was changed or discarded. To continue, move ledger.jsonl and progress.json aside (keep them as the old record) and run \`skillgate init ${this.paths.root}\`: a new Ed25519-signed ledger starts, and the stages must be completed again.`,
+      { ledger: this.paths.ledger },
+    );
+  }
+
+  private async readCheckpoint(warnings: string[]): Promise<Checkpoint | null> {
     let text: string;
     try {
       text = await readFile(this.paths.progress, "utf8");
@@ -280,11 +392,17 @@ export class EvidenceLedger {
     }
     try {
       const parsed = JSON.parse(text) as Checkpoint;
-      if (parsed?.version === 1 && parsed.ledger && parsed.state && typeof parsed.sig === "string") {
-        if (equalHex(checkpointSig(key, parsed.ledger, parsed.state), parsed.sig)) return parsed;
+      const key = parsed?.state?.identity?.publicKey;
+      if (
+        parsed?.version === 2 &&
+        parsed.ledger &&
+        typeof key === "string" &&
+        typeof parsed.sig === "string"
+      ) {
+        if (verifySignature(key, checkpointMessage(parsed.ledger, parsed.state), parsed.sig)) return parsed;
       }
     } catch {
-      // fall through to the warning: an unreadable checkpoint is treated like a forged one
+      // an unreadable checkpoint is treated like a forged one
     }
     warnings.push(
       `the progress checkpoint ${this.paths.progress} failed verification (edited or corrupt); state was rebuilt from the signed ledger`,
@@ -292,8 +410,8 @@ export class EvidenceLedger {
     return null;
   }
 
-  /** Does the record ending at the checkpoint offset carry the checkpoint's hash? Reads only the last line. */
   private async anchorMatches(head: LedgerHead): Promise<boolean> {
+    if (head.offset === 0) return false;
     let window = ANCHOR_FIRST_WINDOW;
     let bytes: Buffer;
     let previousNewline: number;
@@ -306,37 +424,50 @@ export class EvidenceLedger {
       if (window >= ANCHOR_MAX_WINDOW) return false;
       window *= 4;
     }
-    try {
-      const parsed: unknown = JSON.parse(
-        bytes.subarray(previousNewline + 1, bytes.length - 1).toString("utf8"),
-      );
-      return isRecordShape(parsed) && parsed.hash === head.hash && parsed.seq === head.seq;
-    } catch {
-      return false;
-    }
+    const parsed = parseLine(bytes.subarray(previousNewline + 1, bytes.length - 1).toString("utf8"));
+    return parsed.ok && parsed.record.hash === head.hash && parsed.record.seq === head.seq;
   }
 
-  private async quarantine(from: number, size: number): Promise<{ file: string; after: number }> {
-    const bytes = await readRange(this.paths.ledger, from, size);
-    const stamp = this.now().toISOString().replace(/[:.]/g, "-");
-    const file = join(this.paths.skillgateDir, `ledger.rejected-${stamp}-${process.pid}.jsonl`);
-    await writeFile(file, bytes);
-    await truncate(this.paths.ledger, from);
-    const lines = bytes
-      .toString("utf8")
-      .split("\n")
-      .filter((l) => l.trim().length > 0).length;
-    return { file, after: Math.max(0, lines - 1) };
-  }
-
-  private async writeCheckpoint(key: Buffer, head: LedgerHead, state: EvidenceState): Promise<void> {
-    const checkpoint: Checkpoint = { version: 1, ledger: head, state, sig: checkpointSig(key, head, state) };
+  private async writeCheckpoint(signer: LedgerSigner, head: LedgerHead, state: EvidenceState): Promise<void> {
+    const checkpoint: Checkpoint = {
+      version: 2,
+      ledger: head,
+      state,
+      sig: signer.sign(checkpointMessage(head, state)),
+    };
     await this.writeAtomic(this.paths.progress, `${JSON.stringify(checkpoint)}\n`);
   }
 }
 
-function checkpointSig(key: Buffer, head: LedgerHead, state: EvidenceState): string {
-  return hmacHex(key, `checkpoint:${canonicalJson({ ledger: head, state })}`);
+/** A copy that callers may mutate; the signer is shared (it holds no state). */
+function cloneLoaded(loaded: LoadedLedger): LoadedLedger {
+  return {
+    ...loaded,
+    snapshot: structuredClone(loaded.snapshot),
+    checkpoint: { ...loaded.checkpoint },
+    pending: structuredClone(loaded.pending),
+  };
+}
+
+function zeroHead(): LedgerHead {
+  return { offset: 0, seq: 0, hash: GENESIS_HASH };
+}
+
+function checkpointMessage(head: LedgerHead, state: EvidenceState): string {
+  return `skillgate-checkpoint:${canonicalJson({ ledger: head, state })}`;
+}
+
+function describeQuarantine(ledger: string, bad: BadLine[], gaps: Array<[number, number]>): string {
+  const parts = [
+    ...bad.map((b) => (b.seq !== null ? b.reason : `the line at byte ${b.offset}: ${b.reason}`)),
+    ...gaps.map(([a, b]) => (a === b ? `record ${a} is missing` : `records ${a}-${b} are missing`)),
+  ];
+  const onlyTorn = gaps.length === 0 && bad.every((b) => b.torn);
+  return `evidence ledger ${ledger}: ${parts.join("; ")}. ${
+    onlyTorn
+      ? "The torn line was left in place and noted; no evidence was lost."
+      : "Those lines were left in place, not applied, and noted in a signed quarantine record; the evidence of the current stage must be collected again (ListSkill, ReadTextFile, RunSkillScript, Check)."
+  }`;
 }
 
 async function readRange(file: string, from: number, to: number): Promise<Buffer> {

@@ -1,5 +1,6 @@
 // The evidence state derived by folding ledger records: current stage, per-skill flags, read coverage, check and usage.
 
+import type { Binding } from "./binding.js";
 import type { LedgerRecord } from "./record.js";
 
 export interface SkillFlags {
@@ -38,10 +39,35 @@ export interface UsageState {
   claims: Record<string, UsageClaim>;
 }
 
+/** How a stage was completed: through the enforced skill gate, or without it (and why). */
+export type CompletionGate = "enforced" | "skills_disabled" | "gate_off" | "no_skill_list";
+
 export interface CompletedStage {
   index: number;
   name: string;
   evidence: Record<string, { list: boolean; read: boolean; use: boolean; notApplicableReason?: string }>;
+  /** Absent in checkpoints written before gates were recorded. */
+  gate?: CompletionGate;
+  /** Workflow digest the completion was made under. */
+  workflowDigest?: string;
+  /** Seq of a later bind record whose workflow or pack change touched this stage. */
+  changedAt?: number;
+}
+
+/** Who signs: the identity of the current init (genesis, or the last adopt). */
+export interface LedgerIdentity {
+  workspace: string;
+  initId: string;
+  publicKey: string;
+  fingerprint: string;
+  home?: string;
+}
+
+export interface QuarantineNote {
+  /** Seq of the quarantine record. */
+  seq: number;
+  lines: number;
+  reasons: string[];
 }
 
 export interface EvidenceState {
@@ -56,6 +82,12 @@ export interface EvidenceState {
   check: CheckState | null;
   usage: UsageState | null;
   completed: CompletedStage[];
+  identity: LedgerIdentity | null;
+  /** The workflow, manifest and skill support the evidence is bound to (last bind record). */
+  binding: Binding | null;
+  quarantined: QuarantineNote[];
+  /** Run receipts recorded (RunSkillScript runs). */
+  runs: number;
 }
 
 export function emptyState(): EvidenceState {
@@ -68,6 +100,10 @@ export function emptyState(): EvidenceState {
     check: null,
     usage: null,
     completed: [],
+    identity: null,
+    binding: null,
+    quarantined: [],
+    runs: 0,
   };
 }
 
@@ -77,8 +113,9 @@ export function flagsOf(state: EvidenceState, skillId: string): SkillFlags {
 
 /** Folds one verified record into the state (mutates and returns it). Records of another stage are ignored. */
 export function applyRecord(state: EvidenceState, record: LedgerRecord): EvidenceState {
-  if (record.kind !== "stage_enter" && (record.stage !== state.stageIndex || state.finished)) return state;
   const data = record.data;
+  if (applyGlobal(state, record)) return state;
+  if (record.kind !== "stage_enter" && (record.stage !== state.stageIndex || state.finished)) return state;
   switch (record.kind) {
     case "stage_enter":
       enterStage(state, record.stage, typeof data.name === "string" ? data.name : null);
@@ -122,6 +159,8 @@ export function applyRecord(state: EvidenceState, record: LedgerRecord): Evidenc
           index: state.stageIndex,
           name: state.stageName ?? String(data.name ?? ""),
           evidence: summarise(state),
+          ...(typeof data.gate === "string" ? { gate: data.gate as CompletionGate } : {}),
+          ...(state.binding ? { workflowDigest: state.binding.workflowDigest } : {}),
         });
         const next = numberOr(data.next, state.stageIndex + 1);
         if (data.finished === true) {
@@ -134,6 +173,53 @@ export function applyRecord(state: EvidenceState, record: LedgerRecord): Evidenc
       break;
   }
   return state;
+}
+
+/** Records that concern the whole ledger, not one stage; true when `record` was one. */
+function applyGlobal(state: EvidenceState, record: LedgerRecord): boolean {
+  const data = record.data;
+  switch (record.kind) {
+    case "genesis":
+    case "adopt":
+      state.identity = {
+        workspace: String(data.workspace ?? ""),
+        initId: String(data.initId ?? ""),
+        publicKey: String(data.publicKey ?? ""),
+        fingerprint: String(data.fingerprint ?? ""),
+        ...(typeof data.home === "string" ? { home: data.home } : {}),
+      };
+      return true;
+    case "bind": {
+      state.binding = {
+        seq: record.seq,
+        workflowDigest: String(data.workflowDigest ?? ""),
+        manifestDigest: String(data.manifestDigest ?? ""),
+        workflow: (data.workflow ?? { stages: [] }) as Binding["workflow"],
+        manifest: stringRecord(data.manifest),
+        useSkill: data.useSkill !== false,
+        reason: String(data.reason ?? ""),
+      };
+      const affected = Array.isArray(data.affectedStages) ? data.affectedStages : [];
+      for (const done of state.completed) if (affected.includes(done.index)) done.changedAt = record.seq;
+      if (affected.includes(state.stageIndex) && !state.finished) resetStageEvidence(state);
+      return true;
+    }
+    case "quarantine":
+      // Evidence of the current stage gathered before a record we could not trust must be collected again.
+      state.quarantined.push({
+        seq: record.seq,
+        lines: numberOr(data.lines, 0),
+        reasons: stringArray(data.reasons).slice(0, 10),
+      });
+      if (state.quarantined.length > 50) state.quarantined.splice(0, state.quarantined.length - 50);
+      if (data.reset !== false && !state.finished) resetStageEvidence(state);
+      return true;
+    case "run":
+      state.runs += 1;
+      return true;
+    default:
+      return false;
+  }
 }
 
 function enterStage(state: EvidenceState, index: number, name: string | null): void {

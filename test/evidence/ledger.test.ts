@@ -1,13 +1,16 @@
-// The evidence ledger: chaining, signatures, checkpoint, tamper detection and recovery, key handling.
-import { cp, readdir, readFile, stat, unlink, writeFile } from "node:fs/promises";
+// The evidence ledger: Ed25519 chain, checkpoint, quarantine without discarding, key/identity refusals, adopt, replay.
+import { cp, mkdir, readdir, readFile, rename, rm, stat, unlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import {
   EvidenceLedger,
   GENESIS_HASH,
+  identityFileFor,
   type LedgerRecord,
   ledgerKeyFile,
+  verifySignature,
 } from "../../runtime/evidence/index.js";
+import { recordHash } from "../../runtime/evidence/record.js";
 import { workspacePaths } from "../../runtime/workspace/paths.js";
 import { type LedgerFixture, makeLedger } from "./helpers.js";
 
@@ -32,90 +35,114 @@ async function appendEvidence(ledger: EvidenceLedger): Promise<void> {
   }));
 }
 
+async function ledgerText(): Promise<string> {
+  return readFile(fx.paths.ledger, "utf8");
+}
+
 async function ledgerLines(): Promise<LedgerRecord[]> {
-  const text = await readFile(fx.paths.ledger, "utf8");
-  return text
+  return (await ledgerText())
     .split("\n")
     .filter((l) => l.length > 0)
     .map((l) => JSON.parse(l) as LedgerRecord);
 }
 
-describe("EvidenceLedger", () => {
-  it("chains, signs and folds records into state", async () => {
+async function refusal(promise: Promise<unknown>): Promise<{ code: string; message: string }> {
+  try {
+    await promise;
+  } catch (error) {
+    const e = error as { code: string; message: string };
+    return { code: e.code, message: e.message };
+  }
+  throw new Error("expected a refusal");
+}
+
+describe("EvidenceLedger chain and signatures", () => {
+  it("starts with a genesis record naming the workspace and key, chains and Ed25519-signs every record", async () => {
     await appendEvidence(fx.ledger());
     const records = await ledgerLines();
-    expect(records.map((r) => r.seq)).toEqual([1, 2, 3, 4, 5]);
+    expect(records.map((r) => `${r.seq}:${r.kind}`)).toEqual([
+      "1:genesis",
+      "2:stage_enter",
+      "3:list",
+      "4:read",
+      "5:read",
+      "6:use",
+    ]);
     expect(records[0]!.prev).toBe(GENESIS_HASH);
     for (let i = 1; i < records.length; i++) expect(records[i]!.prev).toBe(records[i - 1]!.hash);
+    const genesis = records[0]!.data as {
+      workspace: string;
+      publicKey: string;
+      fingerprint: string;
+      initId: string;
+    };
+    expect(genesis.workspace).toBe(fx.paths.root);
+    expect(genesis.fingerprint).toMatch(/^ed25519:[0-9a-f]{32}$/);
+    for (const r of records) {
+      expect(r.v).toBe(2);
+      expect(verifySignature(genesis.publicKey, `skillgate-record:${r.hash}`, r.sig)).toBe(true);
+    }
     const snap = await fx.ledger().read();
     expect(snap.warnings).toEqual([]);
     expect(snap.state.skills["a/one"]).toMatchObject({ list: true, read: true, use: false });
-    expect(snap.state.skills["a/two"]).toMatchObject({ list: true, read: false, use: true });
-    expect(snap.head.seq).toBe(5);
-    expect(await fx.ledger().verifyAll()).toEqual({ ok: true, records: 5 });
+    expect(snap.state.identity?.fingerprint).toBe(genesis.fingerprint);
+    expect(await fx.ledger().verifyAll()).toEqual({ ok: true, records: 6, quarantined: 0 });
   });
 
-  it("creates the signing key outside the workspace with mode 0600", async () => {
+  it("keeps the secret outside the workspace (0600), the public key and fingerprint inside", async () => {
     await appendEvidence(fx.ledger());
     const key = ledgerKeyFile(fx.home);
     expect(key.startsWith(fx.paths.root)).toBe(false);
     expect((await stat(key)).mode & 0o777).toBe(0o600);
-    expect((await readFile(key, "utf8")).trim()).toMatch(/^[0-9a-f]{64}$/);
+    const identity = identityFileFor(fx.home, fx.paths.root);
+    expect((await stat(identity)).mode & 0o777).toBe(0o600);
+    const pub = JSON.parse(await readFile(join(fx.paths.skillgateDir, "ledger.pub"), "utf8"));
+    expect(pub.fingerprint).toBe((await ledgerLines())[0]!.data.fingerprint);
+    expect(JSON.stringify(await ledgerLines())).not.toContain((await readFile(key, "utf8")).trim());
   });
 
-  it("drops a hand-edited record and everything after it, with a warning, and keeps the rejected lines", async () => {
+  it("refreshes the checkpoint every 32 records by default", async () => {
+    const ledger = fx.ledger(32);
+    for (let i = 0; i < 40; i++) {
+      await ledger.transact(() => ({
+        records: [{ stage: 0, kind: "use", data: { skills: ["a/two"], i } }],
+        result: 0,
+      }));
+    }
+    const checkpoint = JSON.parse(await readFile(fx.paths.progress, "utf8"));
+    expect(checkpoint.ledger.seq).toBe(34); // written with records 1-2 (genesis + first), then 32 later
+    const snap = await ledger.read();
+    expect(snap.head.seq).toBe(41);
+  });
+});
+
+describe("tampering is quarantined, never discarded", () => {
+  it("an edited record in the middle is skipped and noted; the rest of the chain stays valid", async () => {
     await appendEvidence(fx.ledger());
-    const text = await readFile(fx.paths.ledger, "utf8");
-    const lines = text.split("\n");
-    lines[4] = lines[4]!.replace('"a/two"', '"a/one"');
+    const lines = (await ledgerText()).split("\n");
+    lines[2] = lines[2]!.replace('"a/one"', '"a/xxx"'); // record 3 (list)
     await writeFile(fx.paths.ledger, lines.join("\n"));
-    // The checkpoint covers the whole file, so drop it to force verification of the edited region.
     await unlink(fx.paths.progress);
-    const snap = await fx.ledger().read();
-    expect(snap.warnings).toHaveLength(1);
-    expect(snap.warnings[0]).toContain("record 5 content does not match its hash (edited)");
-    expect(snap.warnings[0]).toContain("that record and the 0 after it were dropped");
-    expect(snap.state.skills["a/one"]?.use).toBe(false);
-    expect(snap.state.skills["a/two"]?.use).toBe(false);
-    expect(snap.head.seq).toBe(4);
-    const rejected = (await readdir(fx.paths.skillgateDir)).filter((f) => f.startsWith("ledger.rejected-"));
-    expect(rejected).toHaveLength(1);
-    expect(await fx.ledger().verifyAll()).toEqual({ ok: true, records: 4 });
-    // The next append chains after the last good record.
-    await fx
-      .ledger()
-      .transact(() => ({ records: [{ stage: 0, kind: "use", data: { skills: ["a/two"] } }], result: 0 }));
+    const ledger = fx.ledger();
+    const snap = await ledger.read();
+    expect(snap.warnings).toEqual([
+      `evidence ledger ${fx.paths.ledger}: record 3 content does not match its hash (edited); record 3 is missing. Those lines were left in place, not applied, and noted in a signed quarantine record; the evidence of the current stage must be collected again (ListSkill, ReadTextFile, RunSkillScript, Check).`,
+    ]);
+    // Kept in place; a signed quarantine record was appended after the last good record.
+    const after = (await ledgerText()).split("\n").filter((l) => l.length > 0);
+    expect(after).toHaveLength(7);
+    expect(after[2]).toBe(lines[2]);
+    expect(JSON.parse(after[6]!).kind).toBe("quarantine");
+    expect(snap.state.skills).toEqual({});
     expect((await fx.ledger().read()).warnings).toEqual([]);
-    expect(await fx.ledger().verifyAll()).toEqual({ ok: true, records: 5 });
+    expect(await fx.ledger().verifyAll()).toEqual({ ok: true, records: 7, quarantined: 1 });
   });
 
-  it("drops a forged record appended by hand after the checkpoint", async () => {
+  it("a forged record appended by hand (bad hash, then re-hashed with a bad signature) is quarantined", async () => {
     await appendEvidence(fx.ledger());
-    const records = await ledgerLines();
-    const last = records[records.length - 1]!;
-    const forged = {
-      seq: last.seq + 1,
-      time: last.time,
-      stage: 0,
-      kind: "use",
-      data: { skills: ["a/one"] },
-      prev: last.hash,
-      hash: "f".repeat(64),
-      sig: "0".repeat(64),
-    };
-    await writeFile(fx.paths.ledger, `${JSON.stringify(forged)}\n`, { flag: "a" });
-    const snap = await fx.ledger().read();
-    expect(snap.warnings[0]).toContain("record 6 content does not match its hash (edited)");
-    expect(snap.state.skills["a/one"]?.use).toBe(false);
-    expect(await fx.ledger().verifyAll()).toEqual({ ok: true, records: 5 });
-  });
-
-  it("detects a record re-hashed by hand (valid hash, bad signature)", async () => {
-    await appendEvidence(fx.ledger());
-    const { recordHash } = await import("../../runtime/evidence/record.js");
-    const records = await ledgerLines();
-    const last = records[records.length - 1]!;
+    const last = (await ledgerLines()).at(-1)!;
     const body = {
+      v: 2 as const,
       seq: last.seq + 1,
       time: last.time,
       stage: 0,
@@ -123,14 +150,52 @@ describe("EvidenceLedger", () => {
       data: { skills: ["a/one"] },
       prev: last.hash,
     };
-    const forged = { ...body, hash: recordHash(body), sig: "a".repeat(64) };
-    await writeFile(fx.paths.ledger, `${JSON.stringify(forged)}\n`, { flag: "a" });
-    const snap = await fx.ledger().read();
-    expect(snap.warnings[0]).toContain("record 6 has a bad signature");
-    expect(snap.state.skills["a/one"]?.use).toBe(false);
+    await writeFile(fx.paths.ledger, `${JSON.stringify({ ...body, hash: "f".repeat(64), sig: "AA==" })}\n`, {
+      flag: "a",
+    });
+    let snap = await fx.ledger().read();
+    expect(snap.warnings[0]).toContain("record 7 content does not match its hash (edited)");
+    expect(snap.state.skills["a/one"]?.use ?? false).toBe(false);
+    const now = (await ledgerLines()).at(-1)!;
+    const body2 = { ...body, seq: now.seq + 1, prev: now.hash };
+    await writeFile(
+      fx.paths.ledger,
+      `${JSON.stringify({ ...body2, hash: recordHash(body2), sig: Buffer.alloc(64, 1).toString("base64") })}\n`,
+      { flag: "a" },
+    );
+    snap = await fx.ledger().read();
+    expect(snap.warnings[0]).toContain(
+      `record ${body2.seq} has a bad signature (edited, or signed by another key)`,
+    );
+    expect(snap.state.skills["a/one"]?.use ?? false).toBe(false);
   });
 
-  it("rebuilds from the ledger when the progress checkpoint is edited", async () => {
+  it("two records swapped are noted as missing and out of order", async () => {
+    await appendEvidence(fx.ledger());
+    const lines = (await ledgerText()).split("\n");
+    [lines[3], lines[4]] = [lines[4]!, lines[3]!];
+    await writeFile(fx.paths.ledger, lines.join("\n"));
+    await unlink(fx.paths.progress);
+    const snap = await fx.ledger().read();
+    expect(snap.warnings[0]).toContain("record 4 is out of order (after record 5)");
+    expect(snap.warnings[0]).toContain("record 4 is missing");
+  });
+
+  it("a torn last line (kill -9 mid-append) is noted and loses no evidence", async () => {
+    await appendEvidence(fx.ledger());
+    await writeFile(fx.paths.ledger, '{"v":2,"seq":7,"time":"2026', { flag: "a" });
+    const snap = await fx.ledger().read();
+    expect(snap.warnings[0]).toContain("the last line is incomplete (torn write)");
+    expect(snap.warnings[0]).toContain("no evidence was lost");
+    expect(snap.state.skills["a/two"]?.use).toBe(true);
+    await fx
+      .ledger()
+      .transact(() => ({ records: [{ stage: 0, kind: "use", data: { skills: ["a/one"] } }], result: 0 }));
+    expect((await fx.ledger().read()).state.skills["a/one"]?.use).toBe(true);
+    expect((await fx.ledger().verifyAll()).ok).toBe(true);
+  });
+
+  it("an edited checkpoint is rebuilt from the ledger; a deleted one silently", async () => {
     await appendEvidence(fx.ledger());
     const checkpoint = JSON.parse(await readFile(fx.paths.progress, "utf8"));
     checkpoint.state.skills["a/one"].use = true;
@@ -140,78 +205,117 @@ describe("EvidenceLedger", () => {
       `the progress checkpoint ${fx.paths.progress} failed verification (edited or corrupt); state was rebuilt from the signed ledger`,
     ]);
     expect(snap.state.skills["a/one"]?.use).toBe(false);
+    await unlink(fx.paths.progress);
     expect((await fx.ledger().read()).warnings).toEqual([]);
   });
 
-  it("rebuilds silently when the checkpoint is deleted, and warns when the ledger is truncated under it", async () => {
+  it("an emptied ledger under a checkpoint is refused, the checkpoint kept", async () => {
     await appendEvidence(fx.ledger());
-    await unlink(fx.paths.progress);
-    let snap = await fx.ledger().read();
-    expect(snap.warnings).toEqual([]);
-    expect(snap.state.skills["a/two"]?.use).toBe(true);
+    const progress = await readFile(fx.paths.progress, "utf8");
     await writeFile(fx.paths.ledger, "");
-    snap = await fx.ledger().read();
-    expect(snap.warnings[0]).toContain("is shorter than its signed checkpoint");
-    expect(snap.state.skills).toEqual({});
+    expect(await refusal(fx.ledger().read())).toEqual({
+      code: "LEDGER_TAMPERED",
+      message: `the evidence ledger ${fx.paths.ledger} is empty but the progress checkpoint ${fx.paths.progress} records signed progress: the ledger was deleted or truncated. Nothing was changed. Restore ledger.jsonl from a backup, or move progress.json aside to start a new ledger (the stages must then be completed again).`,
+    });
+    expect(await readFile(fx.paths.progress, "utf8")).toBe(progress);
   });
 
-  it("drops a torn last line (kill -9 mid-append) with a warning", async () => {
-    await appendEvidence(fx.ledger());
-    await writeFile(fx.paths.ledger, '{"seq":6,"time":"2026', { flag: "a" });
-    const snap = await fx.ledger().read();
-    expect(snap.warnings[0]).toContain("the last line is incomplete (torn write)");
-    expect(snap.head.seq).toBe(5);
-    expect(await fx.ledger().verifyAll()).toEqual({ ok: true, records: 5 });
-  });
-
-  it("does not accept a ledger copied from another workspace", async () => {
-    await appendEvidence(fx.ledger());
-    const other = workspacePaths(join(fx.base, "other"));
-    await cp(fx.paths.stateDir, other.stateDir, { recursive: true });
-    const snap = await new EvidenceLedger(other, { home: fx.home }).read();
-    expect(snap.warnings).toHaveLength(2);
-    expect(snap.warnings[0]).toContain("progress checkpoint");
-    expect(snap.warnings[1]).toContain("record 1 has a bad signature");
-    expect(snap.state.skills).toEqual({});
-  });
-
-  it("by default refreshes the checkpoint every 32 records, so loads verify a bounded tail", async () => {
-    const ledger = fx.ledger(32);
-    for (let i = 0; i < 40; i++) {
-      await ledger.transact(() => ({
-        records: [{ stage: 0, kind: "use", data: { skills: ["a/two"], i } }],
-        result: 0,
-      }));
-    }
-    const checkpoint = JSON.parse(await readFile(fx.paths.progress, "utf8"));
-    expect(checkpoint.ledger.seq).toBe(33); // written with record 1, then 32 records later
-    const snap = await ledger.read();
-    expect(snap.head.seq).toBe(40);
-    expect(snap.state.skills["a/two"]?.use).toBe(true);
-  });
-
-  it("loads with a checkpoint without re-reading covered records", async () => {
-    await appendEvidence(fx.ledger());
-    // Corrupt a covered record: the signed checkpoint already holds its effect, so state is unchanged and no
-    // verification of the covered region happens on the fast path (verifyAll still sees it).
-    const text = await readFile(fx.paths.ledger, "utf8");
-    const lines = text.split("\n");
-    lines[1] = lines[1]!.replace('"a/one"', '"a/xxx"');
-    await writeFile(fx.paths.ledger, lines.join("\n"));
-    const snap = await fx.ledger().read();
-    expect(snap.warnings).toEqual([]);
-    expect(snap.state.skills["a/one"]?.list).toBe(true);
-    expect((await fx.ledger().verifyAll()).ok).toBe(false);
+  it("a ledger path that is a folder is refused with the fix", async () => {
+    await mkdir(fx.paths.ledger, { recursive: true });
+    expect((await refusal(fx.ledger().read())).code).toBe("LEDGER_TAMPERED");
   });
 });
 
-describe("unreadable state", () => {
-  it("a ledger path that is a folder gives a LEDGER_TAMPERED error with the fix, not a crash", async () => {
-    const { mkdir } = await import("node:fs/promises");
-    await mkdir(fx.paths.ledger, { recursive: true });
-    await expect(fx.ledger().read()).rejects.toMatchObject({
-      code: "LEDGER_TAMPERED",
-      message: `cannot read the evidence state in ${fx.paths.skillgateDir} (EISDIR); move ${fx.paths.ledger} and ${fx.paths.progress} aside (evidence will have to be collected again) and retry`,
-    });
+describe("key and identity mismatches refuse and explain, touching nothing", () => {
+  it("another home: LEDGER_KEY_MISMATCH naming the home that created it; the right home works again", async () => {
+    await appendEvidence(fx.ledger());
+    const before = await ledgerText();
+    const other = new EvidenceLedger(fx.paths, { home: join(fx.base, "other-home") });
+    const got = await refusal(other.read());
+    expect(got.code).toBe("LEDGER_KEY_MISMATCH");
+    expect(got.message).toContain(`Set SKILLGATE_HOME to the home that created it (${fx.home})`);
+    expect(await ledgerText()).toBe(before);
+    expect((await fx.ledger().read()).state.skills["a/two"]?.use).toBe(true);
+  });
+
+  it("a moved workspace: refused with --adopt as the fix; adopt re-signs, keeps the evidence and is recorded", async () => {
+    await appendEvidence(fx.ledger());
+    const moved = workspacePaths(join(fx.base, "moved"));
+    await rename(fx.paths.root, moved.root);
+    const ledger = new EvidenceLedger(moved, { home: fx.home });
+    const got = await refusal(ledger.read());
+    expect(got.code).toBe("LEDGER_KEY_MISMATCH");
+    expect(got.message).toContain(`run \`skillgate init ${moved.root} --adopt\``);
+    const adopted = await ledger.adopt();
+    expect(adopted.from.workspace).toBe(fx.paths.root);
+    expect(adopted.to.workspace).toBe(moved.root);
+    const snap = await new EvidenceLedger(moved, { home: fx.home }).read();
+    expect(snap.warnings).toEqual([]);
+    expect(snap.state.skills["a/two"]?.use).toBe(true);
+    const kinds = (await readFile(moved.ledger, "utf8"))
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l).kind);
+    expect(kinds.at(-1)).toBe("adopt");
+    await unlink(moved.progress);
+    expect(await new EvidenceLedger(moved, { home: fx.home }).verifyAll()).toMatchObject({ ok: true });
+  });
+
+  it("a copied workspace is refused until adopted; the original keeps working", async () => {
+    await appendEvidence(fx.ledger());
+    const copy = workspacePaths(join(fx.base, "copy"));
+    await cp(fx.paths.root, copy.root, { recursive: true });
+    expect((await refusal(new EvidenceLedger(copy, { home: fx.home }).read())).code).toBe(
+      "LEDGER_KEY_MISMATCH",
+    );
+    await new EvidenceLedger(copy, { home: fx.home }).adopt();
+    expect((await new EvidenceLedger(copy, { home: fx.home }).read()).state.skills["a/one"]?.read).toBe(true);
+    expect((await fx.ledger().read()).state.skills["a/one"]?.read).toBe(true);
+  });
+
+  it("an adopt record not countersigned by the new key is not accepted", async () => {
+    await appendEvidence(fx.ledger());
+    const moved = workspacePaths(join(fx.base, "moved"));
+    await rename(fx.paths.root, moved.root);
+    await new EvidenceLedger(moved, { home: fx.home }).adopt();
+    const lines = (await readFile(moved.ledger, "utf8")).trim().split("\n");
+    const adopt = JSON.parse(lines.at(-1)!);
+    adopt.data.countersig = Buffer.alloc(64, 7).toString("base64");
+    lines[lines.length - 1] = JSON.stringify(adopt);
+    await writeFile(moved.ledger, `${lines.join("\n")}\n`);
+    await unlink(moved.progress);
+    expect((await refusal(new EvidenceLedger(moved, { home: fx.home }).read())).code).toBe(
+      "LEDGER_KEY_MISMATCH",
+    );
+  });
+
+  it("replay: a ledger saved before a fresh init and put back is refused as LEDGER_REPLAY", async () => {
+    await appendEvidence(fx.ledger());
+    const saved = join(fx.base, "saved");
+    await cp(fx.paths.skillgateDir, saved, { recursive: true });
+    await rm(fx.paths.root, { recursive: true, force: true });
+    await mkdir(fx.paths.skillgateDir, { recursive: true });
+    await fx.ledger().read(); // fresh ledger: a new init id
+    await cp(join(saved, "ledger.jsonl"), fx.paths.ledger);
+    await cp(join(saved, "progress.json"), fx.paths.progress);
+    const got = await refusal(fx.ledger().read());
+    expect(got.code).toBe("LEDGER_REPLAY");
+    expect(got.message).toContain("comes from an earlier init of this workspace");
+  });
+
+  it("a lost identity file is restored when the key proves the ledger is ours", async () => {
+    await appendEvidence(fx.ledger());
+    await unlink(identityFileFor(fx.home, fx.paths.root));
+    expect((await fx.ledger().read()).state.skills["a/two"]?.use).toBe(true);
+    expect((await stat(identityFileFor(fx.home, fx.paths.root))).isFile()).toBe(true);
+  });
+
+  it("a v1 (HMAC) ledger is refused with the way forward and left as it is", async () => {
+    const v1 = `${JSON.stringify({ seq: 1, time: "t", stage: 0, kind: "stage_enter", data: {}, prev: GENESIS_HASH, hash: "a".repeat(64), sig: "b".repeat(64) })}\n`;
+    await writeFile(fx.paths.ledger, v1);
+    const got = await refusal(fx.ledger().read());
+    expect(got.code).toBe("LEDGER_FORMAT_OLD");
+    expect(await ledgerText()).toBe(v1);
+    expect(await readdir(fx.paths.skillgateDir)).toEqual(["ledger.jsonl"]);
   });
 });

@@ -40,7 +40,11 @@ describe("several processes on one workspace", () => {
     const results = await Promise.all(children);
     for (const r of results) expect(r.stdout).toContain("done");
     const engine = await ws.engine();
-    expect(await engine.ledger.verifyAll()).toEqual({ ok: true, records: (await records()).length });
+    expect(await engine.ledger.verifyAll()).toEqual({
+      ok: true,
+      records: (await records()).length,
+      quarantined: 0,
+    });
     const all = await records();
     expect(all.map((r) => r.seq)).toEqual(all.map((_, i) => i + 1));
     const uses = all.filter((r) => r.kind === "use");

@@ -424,7 +424,8 @@ describe("tampering seen through the engine", () => {
       `Warning: evidence ledger ${ws!.paths.ledger}: record ${forged.seq} content does not match its hash (edited)`,
     );
     expect(status.structured.warnings).toHaveLength(1);
-    expect((await engine.current())?.evidence[TEXT]).toEqual({ list: true, read: false, use: false });
+    // The forged line is quarantined (kept, not applied) and the stage's evidence must be collected again.
+    expect((await engine.current())?.evidence[TEXT]).toEqual({ list: false, read: false, use: false });
   });
 
   it("a progress file edited to claim evidence is rebuilt from the ledger with a warning", async () => {
