@@ -3,7 +3,6 @@ import { SkillgateError } from "../errors.js";
 import type { OpenSessionOptions } from "../tools/session.js";
 import type { ToolResult } from "../tools/types.js";
 import { workspacePaths } from "../workspace/paths.js";
-import { callOverSocket } from "./client.js";
 import { refuseForeignState } from "./mode.js";
 import { readServerRecord } from "./record.js";
 
@@ -29,5 +28,7 @@ export async function callThroughServer(
       { socket: record.socket },
     );
   }
+  // The MCP client loads only when a server is there: a local call never pays for it.
+  const { callOverSocket } = await import("./client.js");
   return callOverSocket(record.socket, record, tool, args);
 }

@@ -1,11 +1,14 @@
 // Fast path behind the `tsx` runner mapping: esbuild-compile a self-contained .ts helper once, cache it by content hash, run it with node.
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
-import { builtinModules } from "node:module";
+import { builtinModules, createRequire } from "node:module";
 import { basename, join } from "node:path";
 import { pathToFileURL } from "node:url";
-import * as esbuild from "esbuild";
 import type { RunRequest } from "./types.js";
+
+// esbuild's API loads only on a cache miss; a cache hit needs only its version (part of the key).
+const esbuildVersion = (): string =>
+  (createRequire(import.meta.url)("esbuild/package.json") as { version: string }).version;
 
 /** Bump when the compiled shape changes so stale cache entries are never reused. */
 const FAST_PATH_FORMAT = "1";
@@ -44,7 +47,7 @@ function writeAtomically(file: string, text: string): void {
 export async function compileTsHelper(scriptPath: string, cacheDir: string): Promise<CompiledHelper | null> {
   const source = readFileSync(scriptPath);
   const key = createHash("sha256")
-    .update(`${FAST_PATH_FORMAT}\0${esbuild.version}\0${scriptPath}\0`)
+    .update(`${FAST_PATH_FORMAT}\0${esbuildVersion()}\0${scriptPath}\0`)
     .update(source)
     .digest("hex")
     .slice(0, 32);
@@ -53,6 +56,7 @@ export async function compileTsHelper(scriptPath: string, cacheDir: string): Pro
   if (existsSync(entry) && existsSync(body)) return { entry, compiled: false };
 
   const scriptUrl = pathToFileURL(scriptPath).href;
+  const esbuild = await import("esbuild");
   const result = await esbuild.build({
     entryPoints: [scriptPath],
     bundle: true,

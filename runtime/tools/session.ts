@@ -2,7 +2,7 @@
 import { existsSync } from "node:fs";
 import { loadConfig, skillFlagsFromArgv, skillgateHome } from "../config/index.js";
 import type { SkillgateConfig } from "../config/schema.js";
-import { createCatalog } from "../skills/index.js";
+import { createCatalog, scanSkillRoot } from "../skills/index.js";
 import type { CatalogSnapshot } from "../skills/types.js";
 import { createStageEngine } from "../stage/index.js";
 import { type InitProgress, initWorkspace, readRuntimeConfig } from "../workspace/index.js";
@@ -32,6 +32,11 @@ export interface OpenSessionOptions {
   resetCheckOnStart?: boolean;
   /** Layer <ws>/.ucagent/setting.yaml (default true); off for an authority, since the agent can write that file. */
   workspaceLayer?: boolean;
+  /**
+   * "live" (default): a watched catalog that follows skill edits (the MCP server). "static": one scan on first
+   * use and no watcher thread, for a process that serves one call and exits (`skillgate call`, `status`).
+   */
+  catalog?: "live" | "static";
 }
 
 export interface OpenedSession extends Session {
@@ -62,7 +67,10 @@ export async function openSession(options: OpenSessionOptions): Promise<OpenedSe
   }
   const runtime = await readRuntimeConfig(paths);
   const skillsEnabled = config.skill.use_skill;
-  const catalog = liveCatalog(paths.skillsDir, skillsEnabled);
+  const catalog =
+    options.catalog === "static"
+      ? staticCatalog(paths.skillsDir, skillsEnabled)
+      : liveCatalog(paths.skillsDir, skillsEnabled);
   const engine = await createStageEngine({
     paths,
     config,
@@ -95,5 +103,15 @@ function liveCatalog(skillsDir: string, skillsEnabled: boolean): () => CatalogSn
     }
     catalog ??= createCatalog(skillsDir);
     return catalog.snapshot();
+  };
+}
+
+/** One scan, taken on first use and kept: what a one-shot process sees of the skill folder. */
+function staticCatalog(skillsDir: string, skillsEnabled: boolean): () => CatalogSnapshot | null {
+  let snapshot: CatalogSnapshot | null | undefined;
+  return () => {
+    if (!skillsEnabled) return null;
+    snapshot ??= existsSync(skillsDir) ? scanSkillRoot(skillsDir) : null;
+    return snapshot;
   };
 }

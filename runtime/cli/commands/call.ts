@@ -57,6 +57,7 @@ export function register(program: Command, io: CliIO): void {
         const { callTool } = await import("../../tools/registry.js");
         const session = await openSession({
           ...options,
+          catalog: "static",
           onProgress: initProgressPrinter((text) => io.err(io.colour("dim", text))),
         });
         result = await callTool(session, tool, args);

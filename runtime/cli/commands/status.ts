@@ -146,6 +146,7 @@ export function register(program: Command, io: CliIO): void {
       const { openSession } = await import("../../tools/session.js");
       const session = await openSession({
         ...sessionOptionsFrom(flags, flags.workspace),
+        catalog: "static",
         onProgress: initProgressPrinter((text) => io.err(io.colour("dim", text))),
       });
       const current = await session.engine.current();

@@ -1,5 +1,4 @@
 // Checker `command`: runs argv (no shell) with a timeout and compares the exit code with expect_exit.
-import { execa } from "execa";
 import { z } from "zod";
 import { displayPath, resolveArgPath } from "./files.js";
 import type { CheckerKind } from "./types.js";
@@ -24,6 +23,8 @@ export const command: CheckerKind<z.infer<typeof Args>> = {
   async run(args, ctx) {
     const cwd = args.cwd ? resolveArgPath(args.cwd, ctx) : ctx.workspace;
     const shown = `\`${args.argv.join(" ")}\``;
+    // execa loads with the first command checker, not with every process that builds the checker table.
+    const { execa } = await import("execa");
     const result = await execa(args.argv[0]!, args.argv.slice(1), {
       cwd,
       reject: false,

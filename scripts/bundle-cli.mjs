@@ -1,0 +1,114 @@
+// Build step: bundles the CLI into dist/cli/skillgate.cjs and makes dist/runtime/cli/main.js a launcher that runs it from a V8 code cache.
+import { createHash } from "node:crypto";
+import { readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { dirname, join, relative, sep } from "node:path";
+import { fileURLToPath } from "node:url";
+import { build } from "esbuild";
+
+const repo = join(dirname(fileURLToPath(import.meta.url)), "..");
+const outDir = join(repo, "dist", "cli");
+const bundleFile = join(outDir, "skillgate.cjs");
+
+/**
+ * Each source file's `import.meta.url` becomes the URL of its tsc-compiled twin in dist/, so every lookup
+ * relative to a module (default.yaml, rules.yaml, the standalone validator, node_modules/.bin, package.json)
+ * resolves exactly as in the unbundled build.
+ */
+const importMetaPlugin = {
+  name: "skillgate-import-meta",
+  setup(context) {
+    context.onLoad({ filter: /\.ts$/ }, (args) => {
+      const source = readFileSync(args.path, "utf8");
+      const rel = relative(repo, args.path).split(sep).join("/");
+      if (rel.startsWith("..") || !source.includes("import.meta")) return undefined;
+      const twin = JSON.stringify(rel.replace(/\.ts$/, ".js"));
+      // Only the expression, not the text inside strings (ts-fast-path writes "import.meta.url" as a key).
+      const contents = source.replace(/(?<!["'])import\.meta\.url(?!["'])/g, `__skillgateModuleUrl(${twin})`);
+      return { contents, loader: "ts" };
+    });
+  },
+};
+
+// What cannot live in one file: tsx registers loaders by file URL, esbuild and bun ship native binaries.
+const EXTERNAL = ["tsx", "tsx/*", "esbuild", "bun"];
+
+const result = await build({
+  entryPoints: [join(repo, "runtime", "cli", "main.ts")],
+  bundle: true,
+  platform: "node",
+  format: "cjs",
+  target: "node20",
+  outfile: bundleFile,
+  external: EXTERNAL,
+  plugins: [importMetaPlugin],
+  banner: {
+    js: [
+      "/* skillgate CLI bundle (scripts/bundle-cli.mjs): run by dist/runtime/cli/main.js */",
+      'var __skillgateRoot = require("node:path").join(__dirname, "..", "..");',
+      'var __skillgateModuleUrl = (rel) => require("node:url").pathToFileURL(require("node:path").join(__skillgateRoot, "dist", rel)).href;',
+    ].join("\n"),
+  },
+  legalComments: "none",
+  logLevel: "warning",
+});
+const stray = result.warnings.filter((warning) => warning.id === "empty-import-meta");
+if (stray.length > 0) {
+  throw new Error(
+    `import.meta left in the bundle: ${stray.map((w) => w.location?.file).join(", ")}; rewrite it in the plugin`,
+  );
+}
+
+// Stored as one function expression (no hashbang), so the launcher compiles the file's text as it is.
+const body = readFileSync(bundleFile, "utf8").replace(/^#!.*\n/, "");
+writeFileSync(bundleFile, `(function (exports, require, module, __filename, __dirname) {${body}\n})`);
+// The code caches are keyed by the bundle's content: V8 checks only its own version and the source length.
+const bundleId = createHash("sha256").update(readFileSync(bundleFile)).digest("hex").slice(0, 16);
+for (const name of readdirSync(outDir)) if (name.endsWith(".cache")) rmSync(join(outDir, name));
+
+const launcher = `#!/usr/bin/env node
+// The skillgate command (written by scripts/bundle-cli.mjs): runs the one-file bundle from a V8 code cache.
+import { openSync, readFileSync, renameSync, writeSync, closeSync } from "node:fs";
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import vm from "node:vm";
+
+const here = dirname(fileURLToPath(import.meta.url));
+const bundle = join(here, "..", "..", "cli", "skillgate.cjs");
+// One cache per verb: each holds the functions its verb compiled (V8 cannot merge caches).
+const verb = /^[a-z]+$/.test(process.argv[2] ?? "") ? process.argv[2] : "other";
+const cacheFile = join(here, "..", "..", "cli", \`skillgate.${bundleId}.\${process.version}.\${process.arch}.\${verb}.cache\`);
+let cached;
+try {
+  cached = readFileSync(cacheFile);
+} catch {
+  cached = undefined;
+}
+const source = readFileSync(bundle, "utf8");
+const script = new vm.Script(source, {
+  filename: bundle,
+  cachedData: cached,
+  importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
+});
+if (cached === undefined || script.cachedDataRejected) {
+  // Written once the verb has run, so the cache holds the functions it compiled; a read-only install runs without.
+  process.once("exit", () => {
+    try {
+      const data = script.createCachedData();
+      const temp = \`\${cacheFile}.\${process.pid}.tmp\`;
+      const fd = openSync(temp, "wx", 0o644);
+      writeSync(fd, data);
+      closeSync(fd);
+      renameSync(temp, cacheFile);
+    } catch {
+      // no cache this time
+    }
+  });
+}
+const module = { exports: {} };
+script.runInThisContext()(module.exports, createRequire(bundle), module, bundle, dirname(bundle));
+`;
+const mainFile = join(repo, "dist", "runtime", "cli", "main.js");
+writeFileSync(`${mainFile}.tmp`, launcher, { mode: 0o755 });
+renameSync(`${mainFile}.tmp`, mainFile);
+rmSync(`${mainFile}.map`, { force: true });

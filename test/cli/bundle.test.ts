@@ -1,0 +1,94 @@
+// The built CLI (one-file bundle run from a V8 code cache) answers exactly as the sources do, verb by verb.
+import { execFile } from "node:child_process";
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { BUILT_MAIN, ensureBuilt } from "../bench/built.js";
+import { MAIN, TSX } from "../mcp/helpers.js";
+import { type Fixture, GATE_SKILL, makeFixture, REPO_ROOT } from "../tools/helpers.js";
+
+const run = promisify(execFile);
+let fixture: Fixture;
+
+async function cli(entry: "built" | "sources", args: string[], env: NodeJS.ProcessEnv = fixture.env) {
+  const argv = entry === "built" ? [process.execPath, BUILT_MAIN] : [TSX, MAIN];
+  try {
+    const { stdout, stderr } = await run(argv[0] as string, [...argv.slice(1), ...args], {
+      cwd: REPO_ROOT,
+      env,
+    });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const failed = error as { code: number; stdout: string; stderr: string };
+    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
+  }
+}
+
+beforeAll(() => {
+  ensureBuilt();
+  fixture = makeFixture();
+}, 600_000);
+afterAll(() => fixture?.cleanup());
+
+const ws = () => ["--workspace", fixture.ws, "--config", fixture.configFile];
+
+describe("built CLI", () => {
+  const verbs: Array<[string, () => string[]]> = [
+    ["help", () => ["--help"]],
+    ["unknown verb", () => ["catalogue"]],
+    ["catalog --json", () => ["catalog", "test/fixtures/skills/valid-root", "--json"]],
+    ["catalog of a root with broken skills", () => ["catalog", "test/fixtures/skills/invalid-root"]],
+    [
+      "validate --mode strict --json",
+      () => ["validate", "test/fixtures/skills/invalid-root", "--mode", "strict", "--json"],
+    ],
+    ["validate --mode lenient", () => ["validate", "test/fixtures/skills/invalid-root", "--mode", "lenient"]],
+    ["scan --json", () => ["scan", "skills", "--json"]],
+    ["call ListSkill", () => ["call", "ListSkill", ...ws()]],
+    ["call Status --json", () => ["call", "Status", ...ws(), "--json"]],
+    ["call with bad JSON", () => ["call", "ReadTextFile", "{nope", ...ws()]],
+  ];
+  it.each(verbs)("%s: same stdout, stderr and exit code as the sources", async (_name, args) => {
+    const sources = await cli("sources", args());
+    const built = await cli("built", args());
+    expect(built).toEqual(sources);
+  });
+
+  it("runs a skill script (RunSkillScript) and records its use, like the sources", async () => {
+    const call = JSON.stringify({ commands: [[GATE_SKILL, "make_report.py", "--title Built"]] });
+    const built = await cli("built", ["call", "RunSkillScript", call, ...ws(), "--json"]);
+    expect(built.code).toBe(0);
+    const result = JSON.parse(built.stdout) as { isError: boolean; text: string };
+    expect(result.isError).toBe(false);
+    expect(result.text).toContain("exit code 0");
+  });
+
+  it("keeps one V8 code cache per verb next to the bundle; catalog loads no yaml, zod or ajv compiler", async () => {
+    const record = join(fixture.dir, "loads.txt");
+    const listed = await run(
+      process.execPath,
+      [
+        "--import",
+        join(REPO_ROOT, "test", "cli", "record-loads.mjs"),
+        BUILT_MAIN,
+        "catalog",
+        "skills",
+        "--json",
+      ],
+      { cwd: REPO_ROOT, env: { ...fixture.env, RECORD_LOADS: record } },
+    );
+    expect(JSON.parse(listed.stdout).ok).toBe(true);
+    const loaded = readFileSync(record, "utf8").split("\n");
+    expect(
+      loaded.filter((url) =>
+        /\/node_modules\/(yaml|zod)\/|\/node_modules\/ajv\/(?!dist\/runtime\/)/.test(url),
+      ),
+    ).toEqual([]);
+    const caches = readdirSync(join(REPO_ROOT, "dist", "cli")).filter((name) => name.endsWith(".cache"));
+    expect(caches.some((name) => name.endsWith(`.${process.version}.${process.arch}.catalog.cache`))).toBe(
+      true,
+    );
+    expect(caches.some((name) => name.endsWith(".call.cache"))).toBe(true);
+  });
+});
