@@ -4,6 +4,8 @@ import { userInfo } from "node:os";
 import { isAbsolute, join, relative, resolve } from "node:path";
 import { skillgateHome } from "../config/home.js";
 import { SkillgateError } from "../errors.js";
+import { type HttpServing, serveHttp } from "../mcp/http.js";
+import type { HttpAuthOptions } from "../mcp/http-guard.js";
 import { type OpenedSession, type OpenSessionOptions, openSession } from "../tools/session.js";
 import type { Session } from "../tools/types.js";
 import { workspacePaths } from "../workspace/paths.js";
@@ -32,6 +34,8 @@ export interface SocketServeOptions {
   socketMode?: number;
   /** Group name or gid; default: the workspace folder's group in authority mode, the creator's group otherwise. */
   socketGroup?: string;
+  /** Also serve Streamable HTTP (the token is checked by runtime/mcp; authority mode requires one). */
+  http?: { address: { host: string; port: number }; auth: HttpAuthOptions };
   /** Everything else openSession takes (config file, skill flags, progress printer, env). */
   session: Omit<OpenSessionOptions, "workspace">;
   log: (message: string) => void;
@@ -131,6 +135,15 @@ export async function startSocketServer(options: SocketServeOptions): Promise<So
     { path: socketPath, mode: options.socketMode ?? 0o660, gid: socketGid },
     options.log,
   );
+  let http: HttpServing | null = null;
+  if (options.http) {
+    try {
+      http = await serveHttp(session, options.http.address, options.log, options.http.auth);
+    } catch (error) {
+      await serving.close();
+      throw error;
+    }
+  }
   const record: ServerRecord = {
     version: 1,
     mode: options.authority ? "authority" : "socket",
@@ -140,7 +153,7 @@ export async function startSocketServer(options: SocketServeOptions): Promise<So
     user: self.user,
     pid: process.pid,
     started_at: new Date().toISOString(),
-    http: null,
+    http: http?.url ?? null,
   };
   await writeServerRecord(paths, record);
   return {
@@ -148,6 +161,7 @@ export async function startSocketServer(options: SocketServeOptions): Promise<So
     serving,
     record,
     close: async () => {
+      await http?.close();
       await serving.close();
       // An authority keeps its record: clients then say it is down instead of bypassing it.
       if (!options.authority) {

@@ -49,6 +49,8 @@ export function run(argv: string[], env: NodeJS.ProcessEnv, cwd: string, input?:
 export interface ServerProcess {
   child: ChildProcess;
   socket: string;
+  /** Streamable HTTP URL when served with --http. */
+  url: string | null;
   stderr(): string;
   stop(): Promise<number | null>;
 }
@@ -62,15 +64,17 @@ export async function startServer(
   const argv = [...runner.prefix, runner.tsx, runner.main, "serve", "--json", ...args];
   const child = spawn(argv[0]!, argv.slice(1), { env, cwd: runner.cwd, stdio: ["ignore", "pipe", "pipe"] });
   let log = "";
+  let url: string | null = null;
   const socket = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`server did not start:\n${log}`)), 50_000);
     child.stderr?.on("data", (chunk: Buffer) => {
       log += chunk.toString();
       for (const line of log.split("\n")) {
         if (!line.startsWith("{")) continue;
-        const event = JSON.parse(line) as { event?: string; socket?: string };
+        const event = JSON.parse(line) as { event?: string; socket?: string; url?: string };
         if (event.event === "listening" && event.socket) {
           clearTimeout(timer);
+          url = event.url ?? null;
           resolve(event.socket);
         }
       }
@@ -83,6 +87,7 @@ export async function startServer(
   return {
     child,
     socket,
+    url,
     stderr: () => log,
     stop: async () => {
       if (child.exitCode !== null || child.signalCode !== null) return child.exitCode;

@@ -1,8 +1,9 @@
 // `serve --socket` (same user): the real MCP SDK client through `skillgate connect`, `call` routed to the socket, and the socket's edges.
+import { randomBytes } from "node:crypto";
 import { existsSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { MAIN, TSX } from "../mcp/helpers.js";
+import { connectHttp, MAIN, TSX } from "../mcp/helpers.js";
 import { type Fixture, GATE_SKILL, GATE_SKILL_MD, makeFixture, REPO_ROOT } from "../tools/helpers.js";
 import {
   connectBridge,
@@ -236,5 +237,57 @@ describe("serve --socket with skillgate connect and call", () => {
     } finally {
       await again.stop();
     }
+  });
+
+  it("also serves Streamable HTTP with a Bearer token; an authority refuses HTTP without one", async () => {
+    fixture = makeFixture();
+    const tokenFile = join(fixture.dir, "mcp.token");
+    const token = randomBytes(24).toString("hex");
+    writeFileSync(tokenFile, `${token}\n`);
+    server = await startServer(
+      self,
+      [
+        "--workspace",
+        fixture.ws,
+        "--config",
+        fixture.configFile,
+        "--socket",
+        join(fixture.dir, "sg.sock"),
+        "--http",
+        "127.0.0.1:0",
+        "--auth-token-file",
+        tokenFile,
+      ],
+      fixture.env,
+    );
+    expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
+    const record = JSON.parse(readFileSync(join(fixture.ws, ".ucagent", "skillgate", "server.json"), "utf8"));
+    expect(record.http).toBe(server.url);
+    await expect(connectHttp(server.url!)).rejects.toThrow();
+    const client = await connectHttp(server.url!, { authorization: `Bearer ${token}` });
+    try {
+      await client.callTool({ name: "ListSkill", arguments: {} });
+      // The socket's clients see the list evidence the HTTP client produced: one session.
+      const viaSocket = await skillgate(
+        self,
+        ["call", "Status", "--workspace", fixture.ws, "--json"],
+        fixture.env,
+      );
+      expect(viaSocket.code, viaSocket.stderr).toBe(0);
+      expect(JSON.parse(viaSocket.stdout).structured.skills).toMatchObject([
+        { id: GATE_SKILL, listed: true },
+      ]);
+    } finally {
+      await client.close();
+    }
+    const noToken = await skillgate(
+      self,
+      ["serve", "--authority", "--workspace", fixture.ws, "--http", "127.0.0.1:0"],
+      fixture.env,
+    );
+    expect(noToken.code).toBe(2);
+    expect(noToken.stderr).toContain(
+      "error [USAGE]: serve --authority --http needs --auth-token-file FILE: every local user can reach a loopback port, so without a token anyone could drive the authority; give the token file to the agent's user only\n",
+    );
   });
 });

@@ -1,9 +1,11 @@
 // `skillgate serve --socket PATH` / `serve --authority`: serve a workspace on a unix socket until SIGINT/SIGTERM.
 import { resolve } from "node:path";
 import { SkillgateError } from "../../errors.js";
+import { checkBindPolicy } from "../../mcp/http-guard.js";
+import { parseListenAddress } from "../../mcp/listen-address.js";
 import type { CliIO } from "../io.js";
 import { initProgressPrinter, sessionOptionsFrom } from "../session-options.js";
-import { type ServeFlags, selfCommand } from "./serve.js";
+import { connectHelp, httpAuthFrom, type ServeFlags, selfCommand } from "./serve.js";
 
 function parseMode(text: string): number {
   if (!/^0?[0-7]{3}$/.test(text)) {
@@ -38,12 +40,15 @@ export async function runSocketServe(
       `serve ${flags.authority ? "--authority" : "--socket"} needs --workspace <dir>: name the agent's workspace folder`,
     );
   }
-  if (flags.http !== undefined) {
+  const address = flags.http ? parseListenAddress(flags.http) : null;
+  const auth = httpAuthFrom(flags);
+  if (address && flags.authority && auth.authToken === undefined) {
     throw new SkillgateError(
       "USAGE",
-      "--http cannot be combined with --socket/--authority yet: serve the socket, and connect HTTP-only clients through `skillgate connect`",
+      "serve --authority --http needs --auth-token-file FILE: every local user can reach a loopback port, so without a token anyone could drive the authority; give the token file to the agent's user only",
     );
   }
+  if (address) checkBindPolicy(address.host, auth);
   if (flags.sameUserOk && !flags.authority) {
     throw new SkillgateError(
       "USAGE",
@@ -59,6 +64,7 @@ export async function runSocketServe(
     socketMode: flags.socketMode === undefined ? undefined : parseMode(flags.socketMode),
     socketGroup: flags.socketGroup,
     session: { ...sessionOptionsFrom(flags, flags.workspace), onProgress: initProgressPrinter(log) },
+    ...(address ? { http: { address, auth } } : {}),
     log,
   });
   const { session, record } = server;
@@ -74,12 +80,16 @@ export async function runSocketServe(
         socket: record.socket,
         mode: record.mode,
         workspace: record.workspace,
+        ...(record.http ? { url: record.http } : {}),
       }),
     );
   } else {
     log(
       `${record.mode === "authority" ? `authority (user ${record.user})` : "MCP server"} listening on unix socket ${record.socket}\n` +
-        socketConnectHelp(record.socket, record.workspace),
+        socketConnectHelp(record.socket, record.workspace) +
+        (record.http
+          ? `\nAlso Streamable HTTP on ${record.http} (send Authorization: Bearer <token>):\n${connectHelp(record.workspace, record.http)}`
+          : ""),
     );
   }
   await new Promise<void>((done) => {

@@ -53,7 +53,7 @@ export function connectHelp(workspace: string, http: string | null): string {
 
 export type { ServeFlags };
 
-function httpAuthFrom(flags: ServeFlags): HttpAuthOptions {
+export function httpAuthFrom(flags: ServeFlags): HttpAuthOptions {
   if (flags.authToken !== undefined && flags.authTokenFile !== undefined) {
     throw new SkillgateError("FLAG_CONFLICT", "Give --auth-token or --auth-token-file, not both.");
   }
