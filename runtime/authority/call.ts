@@ -32,3 +32,29 @@ export async function callThroughServer(
   const { callOverSocket } = await import("./client.js");
   return callOverSocket(record.socket, record, tool, args);
 }
+
+/** `skillgate status` of a served workspace: the Status tool's answer, with who serves it; null when not served. */
+export async function statusThroughServer(
+  options: Pick<OpenSessionOptions, "workspace" | "configFile" | "argvFlags">,
+): Promise<{ text: string; json: Record<string, unknown> } | null> {
+  const record = await readServerRecord(options.workspace);
+  if (!record) {
+    await refuseForeignState(workspacePaths(options.workspace), process.getuid?.() ?? -1);
+    return null;
+  }
+  const result = await callThroughServer(options, "Status", {});
+  if (!result) return null;
+  const by =
+    record.mode === "authority"
+      ? `its authority (user ${record.user})`
+      : `a socket server (user ${record.user})`;
+  return {
+    text: `Workspace ${record.workspace}, served by ${by} on ${record.socket}\n${result.text}`,
+    json: {
+      ok: !result.isError,
+      workspace: record.workspace,
+      served_by: { mode: record.mode, user: record.user, socket: record.socket },
+      status: result.structured,
+    },
+  };
+}

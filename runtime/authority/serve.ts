@@ -4,6 +4,7 @@ import { userInfo } from "node:os";
 import { isAbsolute, join, relative, resolve } from "node:path";
 import { skillgateHome } from "../config/home.js";
 import { SkillgateError } from "../errors.js";
+import { evidenceLocations } from "../evidence/locations.js";
 import { type HttpServing, serveHttp } from "../mcp/http.js";
 import type { HttpAuthOptions } from "../mcp/http-guard.js";
 import { type OpenedSession, type OpenSessionOptions, openSession } from "../tools/session.js";
@@ -87,14 +88,16 @@ export async function startSocketServer(options: SocketServeOptions): Promise<So
         { workspace: paths.root },
       );
     }
-    const home = resolve(skillgateHome(env));
-    const rel = relative(paths.root, home);
-    if (rel === "" || (!rel.startsWith("..") && !isAbsolute(rel))) {
-      throw new SkillgateError(
-        "AUTHORITY_REFUSED",
-        `the authority's SKILLGATE_HOME ${home} (its signing key) is inside the workspace ${paths.root}; fix: point SKILLGATE_HOME at the authority user's own folder`,
-        { home },
-      );
+    const secret = evidenceLocations(paths, resolve(skillgateHome(env)));
+    for (const file of [secret.home, secret.masterKeyFile, secret.identityFile]) {
+      const rel = relative(paths.root, resolve(file));
+      if (rel === "" || (!rel.startsWith("..") && !isAbsolute(rel))) {
+        throw new SkillgateError(
+          "AUTHORITY_REFUSED",
+          `the authority's secret ${file} (SKILLGATE_HOME ${secret.home}) is inside the workspace ${paths.root}; fix: point SKILLGATE_HOME at the authority user's own folder`,
+          { home: secret.home },
+        );
+      }
     }
     checkIdentity({
       self,

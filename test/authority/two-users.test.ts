@@ -3,6 +3,8 @@ import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { evidenceLocations } from "../../runtime/evidence/locations.js";
+import { workspacePaths } from "../../runtime/workspace/paths.js";
 import { connectBridge, type ServerProcess, skillgate, startServer } from "./helpers.js";
 import { setupTwoUsers, type TwoUsers } from "./two-users.js";
 import { type Caller, type CallOutcome, driveDefaultWorkflow } from "./workflow.js";
@@ -11,7 +13,9 @@ let users: TwoUsers;
 let ws: string;
 let authority: ServerProcess;
 const state = () => join(ws, ".ucagent", "skillgate");
-const keyFile = () => join(users.homeA, ".skillgate", "ledger.key");
+/** The authority's secret side, located by the evidence module (not hard-coded here). */
+const secret = () => evidenceLocations(workspacePaths(ws), join(users.homeA, ".skillgate"));
+const keyFile = () => secret().masterKeyFile;
 
 beforeAll(async () => {
   users = setupTwoUsers();
@@ -70,12 +74,14 @@ function agentWrite(workspace: string) {
 /** Each attempt as the agent's user, with the errno it got ("ok" when it succeeded). */
 const ATTEMPTS = `
 const fs = require("fs"), p = require("path");
-const [key, dir] = process.argv.slice(1);
+const [key, identity, dir] = process.argv.slice(1);
 const tries = {
   "read the key": () => fs.readFileSync(key),
+  "read the workspace identity": () => fs.readFileSync(identity),
   "append to the ledger": () => fs.appendFileSync(p.join(dir, "ledger.jsonl"), "{}\\n"),
   "rewrite progress": () => fs.writeFileSync(p.join(dir, "progress.json"), "{}"),
   "rewrite the manifest": () => fs.writeFileSync(p.join(dir, "manifest.json"), "{}"),
+  "replace the public key": () => fs.writeFileSync(p.join(dir, "ledger.pub"), "{}"),
   "rewrite the server record": () => fs.writeFileSync(p.join(dir, "server.json"), "{}"),
   "create a file in the state folder": () => fs.writeFileSync(p.join(dir, "planted.json"), "{}"),
   "rename progress": () => fs.renameSync(p.join(dir, "progress.json"), p.join(dir, "progress.old")),
@@ -123,13 +129,19 @@ describe.sequential("authority mode: the authority as sg-auth-a, the agent as sg
     const before = ["ledger.jsonl", "progress.json", "manifest.json"].map((f) =>
       readFileSync(join(state(), f)),
     );
-    const tried = await users.as(users.agent, ["node", "-e", ATTEMPTS, keyFile(), state()], users.envB);
+    const tried = await users.as(
+      users.agent,
+      ["node", "-e", ATTEMPTS, keyFile(), secret().identityFile, state()],
+      users.envB,
+    );
     expect(tried.code, tried.stderr).toBe(0);
     expect(JSON.parse(tried.stdout)).toEqual({
       "read the key": "EACCES",
+      "read the workspace identity": "EACCES",
       "append to the ledger": "EACCES",
       "rewrite progress": "EACCES",
       "rewrite the manifest": "EACCES",
+      "replace the public key": "EACCES",
       "rewrite the server record": "EACCES",
       "create a file in the state folder": "EACCES",
       "rename progress": "EACCES",
@@ -157,6 +169,17 @@ describe.sequential("authority mode: the authority as sg-auth-a, the agent as sg
 
   it("the agent's own `serve --authority`, `init` and a local session cannot take the workspace over", async () => {
     const agent = users.runner(users.agent);
+    const foreign = `state folder ${state()} belongs to uid ${users.authority.uid}, not to this user (uid ${users.agent.uid}): the workspace is kept by a skillgate authority, and its evidence can only be written by it; fix: call the tools through it (skillgate call … --workspace ${ws}, or skillgate connect), after the operator starts it (README: Authority mode)`;
+    const init = await skillgate(agent, ["init", ws], users.envB);
+    expect(init.code).toBe(1);
+    expect(init.stderr).toBe(`error [AUTHORITY_STATE_FOREIGN]: ${foreign}\n`);
+    // status still works for the agent: it asks the authority.
+    const status = await skillgate(agent, ["status", "--workspace", ws], users.envB);
+    expect(status.code, status.stderr).toBe(0);
+    expect(status.stdout.split("\n").slice(0, 2)).toEqual([
+      `Workspace ${ws}, served by its authority (user ${users.authority.name}) on ${authority.socket}`,
+      "Progress: 0/3 stages completed; current stage 0: 'static_bug_analysis'.",
+    ]);
     const served = await skillgate(agent, ["serve", "--authority", "--workspace", ws], users.envB);
     expect(served.code).toBe(1);
     expect(served.stderr).toContain(
@@ -168,9 +191,7 @@ describe.sequential("authority mode: the authority as sg-auth-a, the agent as sg
       users.envB,
     );
     expect(plain.code).toBe(1);
-    expect(plain.stderr).toContain(
-      `error [AUTHORITY_STATE_FOREIGN]: state folder ${state()} belongs to uid ${users.authority.uid}, not to this user (uid ${users.agent.uid}): the workspace is kept by a skillgate authority, and its evidence can only be written by it; fix: call the tools through it (skillgate call … --workspace ${ws}, or skillgate connect), after the operator starts it (README: Authority mode)\n`,
-    );
+    expect(plain.stderr).toContain(`error [AUTHORITY_STATE_FOREIGN]: ${foreign}\n`);
   });
 
   it("the default workflow completes through `skillgate connect` (real MCP SDK client) run as the agent", async () => {

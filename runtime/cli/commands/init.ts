@@ -74,6 +74,10 @@ export function register(program: Command, io: CliIO): void {
   command.on("option:extra-skill-path", (value: string) => skillArgv.push("--extra-skill-path", value));
   command.action(async (workspace: string, flags: InitFlags) => {
     try {
+      // Only the owner of the state folder (the authority, in authority mode) may re-initialise it.
+      const { refuseForeignState } = await import("../../authority/mode.js");
+      const { workspacePaths } = await import("../../workspace/paths.js");
+      await refuseForeignState(workspacePaths(workspace), process.getuid?.() ?? -1);
       const skillFlags = skillFlagsFromArgv(skillArgv);
       const { config, sources } = await loadConfig({
         workspace,

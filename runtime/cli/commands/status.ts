@@ -143,6 +143,13 @@ export function register(program: Command, io: CliIO): void {
   );
   command.action(async (flags: SessionFlags) => {
     try {
+      // A workspace kept by a socket server (an authority) answers through it: its state may not be ours to open.
+      const { statusThroughServer } = await import("../../authority/call.js");
+      const served = await statusThroughServer(sessionOptionsFrom(flags, flags.workspace));
+      if (served) {
+        io.out(flags.json ? JSON.stringify(served.json, null, 2) : served.text);
+        return;
+      }
       const { openSession } = await import("../../tools/session.js");
       const session = await openSession({
         ...sessionOptionsFrom(flags, flags.workspace),
