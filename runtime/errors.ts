@@ -50,6 +50,11 @@ export const ERROR_CODES = [
   "WORKFLOW_CHANGED", // the effective workflow differs from the one bound in the ledger
   "PACK_CHANGED", // the init manifest differs from the one bound in the ledger
   "VERIFY_FAILED", // `skillgate verify` found a problem
+  "FILE_CHANGED", // a file tool's expected_sha256 no longer matches the file
+  "MATCH_NOT_FOUND", // ReplaceStringInFile/SearchText/FindFiles found nothing
+  "MATCH_NOT_UNIQUE", // ReplaceStringInFile's old_string matches more than once
+  "REGEX_TIMEOUT", // a SearchText regular expression ran past its time limit
+  "TOOL_DISABLED", // a tool turned off by config (file_tools: false)
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

@@ -130,6 +130,26 @@ export const ConfigSchema = z
   .object({
     DUT: z.string().default("dut").describe("Design/target under work; workspace-relative or absolute."),
     OUT: z.string().default("out").describe("Output folder; workspace-relative or absolute."),
+    write_dirs: z
+      .array(z.string())
+      .default(["{OUT}"])
+      .describe(
+        "Folders the file tools (EditTextFile, CopyFile, ...) may write into; workspace-relative, {OUT}/{DUT} allowed. " +
+          "Folders outside the workspace are ignored.",
+      ),
+    un_write_dirs: z
+      .array(z.string())
+      .default(["{DUT}", "guide_doc"])
+      .describe(
+        "Folders the file tools never write into, even inside write_dirs (.ucagent/ is always refused).",
+      ),
+    file_tools: z
+      .boolean()
+      .default(true)
+      .describe(
+        "Offer the UCAgent file tools (EditTextFile, ReplaceStringInFile, PathList, ...); false leaves them out, " +
+          "like `serve --no-file-tools`, for hosts that bring their own.",
+      ),
     skill: SkillConfigSchema.default(SkillConfigSchema.parse({})),
     exec: ExecSchema.default(ExecSchema.parse({})),
     stage: z.array(StageSchema).default([]).describe("The workflow: stages in order."),

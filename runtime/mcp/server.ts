@@ -8,7 +8,7 @@ import {
   type Tool,
 } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
-import { ALL_TOOLS, callTool, toolsFor } from "../tools/registry.js";
+import { ALL_TOOLS, callTool, fileToolsEnabled, offeredTools } from "../tools/registry.js";
 import type { Session, ToolDefinition, ToolResult } from "../tools/types.js";
 import { registerPrompts } from "./prompts.js";
 import { invalidParams } from "./rpc-error.js";
@@ -72,6 +72,9 @@ function notOfferedReason(session: Session, tool: ToolDefinition): string {
   if (tool.skillTool && !session.skillsEnabled) {
     return "skill support is disabled (skill.use_skill: false or --no-use-skill)";
   }
+  if (tool.fileTool && !fileToolsEnabled(session)) {
+    return "the file tools are left out (serve --no-file-tools or file_tools: false); use the host's own file tools";
+  }
   return "it is not offered by this server";
 }
 
@@ -103,7 +106,7 @@ export function createMcpServer(session: Session, options: CreateMcpServerOption
       instructions: INSTRUCTIONS,
     },
   );
-  const offered = () => toolsFor(session.skillsEnabled);
+  const offered = () => offeredTools(session);
   // The low-level handlers keep argument validation ours: bad arguments become readable isError results.
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: offered().map(toolListing) }));
   server.setRequestHandler(CallToolRequestSchema, async (request) => {

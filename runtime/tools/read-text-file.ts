@@ -111,12 +111,13 @@ export async function readTextFile(input: ReadTextFileInput, session: Session): 
     );
   }
   if (total === 0) {
-    return okResult(`File ${shown} is empty (0 lines).\n\n[TXT_DATA]\n`, {
+    return okResult(`File ${shown} is empty (0 lines). SHA256: ${read.sha256}.\n\n[TXT_DATA]\n`, {
       path: shown,
       start: 1,
       end: 0,
       total_lines: 0,
       content: "",
+      sha256: read.sha256,
     });
   }
   const first = Math.max(0, input.start - 1);
@@ -149,7 +150,7 @@ export async function readTextFile(input: ReadTextFileInput, session: Session): 
   const remaining = total - first - taken;
   const header =
     `Read ${taken}/${total} lines from '${shown}' (lines ${first + 1}-${first + taken}), ` +
-    `${remaining} lines remain after the read position.`;
+    `${remaining} lines remain after the read position. SHA256: ${read.sha256}.`;
   return okResult(`${header}\n\n[TXT_DATA]\n${content}`, {
     path: shown,
     start: range.startLine,
@@ -157,6 +158,7 @@ export async function readTextFile(input: ReadTextFileInput, session: Session): 
     total_lines: total,
     remaining_lines: remaining,
     content: slice.join(""),
+    sha256: read.sha256,
     skill_read: evidence,
   });
 }
@@ -188,7 +190,8 @@ export const readTextFileTool: ToolDefinition<typeof readTextFileInput> = {
     "Read lines from a text file in the workspace. Supports start line and line count. " +
     `Max read size is ${MAX_READ_CHARS} characters. Each line is prefixed with its index. ` +
     "Note: The file content in return data is after prefix '[TXT_DATA]\\n' and each line has prefix '<index>: '. " +
-    "The line index starts from 1. Paths are relative to the workspace; read a skill's SKILL.md (path from " +
+    "The line index starts from 1. The result includes the file SHA-256 for conflict-safe editing (expected_sha256 of " +
+    "EditTextFile, ReplaceStringInFile, DeleteTextLines). Paths are relative to the workspace; read a skill's SKILL.md (path from " +
     "ListSkill) before applying the skill.",
   inputSchema: readTextFileInput,
   skillTool: false,

@@ -1,13 +1,24 @@
-// The seven agent tools, which of them are offered (skill tools hidden when skills are off) and one safe way to call them.
+// The agent tools (workflow tools and UCAgent file tools), which of them are offered (skill tools hidden when skills are off) and one safe way to call them.
 import type { z } from "zod";
 import { isSkillgateError } from "../errors.js";
 import { checkTool } from "./check.js";
 import { completeTool } from "./complete.js";
+import { copyFileTool } from "./copy-file.js";
+import { createDirectoryTool } from "./create-directory.js";
+import { deleteFileTool } from "./delete-file.js";
+import { deleteTextLinesTool } from "./delete-text-lines.js";
+import { editTextFileTool } from "./edit-text-file.js";
+import { findFilesTool } from "./find-files.js";
+import { getFileInfoTool } from "./get-file-info.js";
 import { formatInputError } from "./input-errors.js";
 import { listSkillTool } from "./list-skill.js";
+import { moveFileTool } from "./move-file.js";
+import { pathListTool } from "./path-list.js";
 import { readTextFileTool } from "./read-text-file.js";
+import { replaceStringInFileTool } from "./replace-string-in-file.js";
 import { errorResult, skillsDisabledResult } from "./results.js";
 import { runSkillScriptTool } from "./run-skill-script.js";
+import { searchTextTool } from "./search-text.js";
 import { setSkillUsageTool } from "./set-skill-usage.js";
 import { statusTool } from "./status.js";
 import type { Session, ToolDefinition, ToolName, ToolResult } from "./types.js";
@@ -21,6 +32,17 @@ export const ALL_TOOLS: readonly ToolDefinition[] = [
   checkTool,
   completeTool,
   statusTool,
+  editTextFileTool,
+  replaceStringInFileTool,
+  deleteTextLinesTool,
+  pathListTool,
+  findFilesTool,
+  searchTextTool,
+  getFileInfoTool,
+  createDirectoryTool,
+  copyFileTool,
+  moveFileTool,
+  deleteFileTool,
 ] as ToolDefinition[];
 
 /** A minimal valid call of each tool, quoted in "how to fix" messages. */
@@ -32,14 +54,36 @@ export const TOOL_EXAMPLES: Record<ToolName, string> = {
   Check: "{}",
   Complete: "{}",
   Status: "{}",
+  EditTextFile: '{"path": "out/report.md", "content": "# Report\\n"}',
+  ReplaceStringInFile: '{"path": "out/report.md", "old_string": "old text", "new_string": "new text"}',
+  DeleteTextLines: '{"path": "out/report.md", "line_blocks": [3, [10, 12]]}',
+  PathList: '{"path": ".", "depth": 1}',
+  FindFiles: '{"pattern": "*.md", "directory": "out"}',
+  SearchText: '{"pattern": "TODO", "directory": "dut"}',
+  GetFileInfo: '{"path": "out/report.md"}',
+  CreateDirectory: '{"path": "out/scripts"}',
+  CopyFile: '{"source_path": "dut/a.txt", "dest_path": "out/a.txt"}',
+  MoveFile: '{"source_path": "out/draft.md", "dest_path": "out/report.md"}',
+  DeleteFile: '{"path": "out/draft.md"}',
 };
 
 /**
  * Tools offered to an agent. With skills disabled, as in UCAgent, ListSkill, RunSkillScript and SetSkillUsage are
  * not offered; ReadTextFile stays (it is UCAgent's general file reader, needed for guide_doc/ and the target).
  */
-export function toolsFor(skillsEnabled: boolean): ToolDefinition[] {
-  return ALL_TOOLS.filter((tool) => skillsEnabled || !tool.skillTool);
+export function toolsFor(skillsEnabled: boolean, options: { fileTools?: boolean } = {}): ToolDefinition[] {
+  const fileTools = options.fileTools ?? true;
+  return ALL_TOOLS.filter((tool) => (skillsEnabled || !tool.skillTool) && (fileTools || !tool.fileTool));
+}
+
+/** Whether this session offers the file tools: `serve --no-file-tools` (session) over `file_tools` (config). */
+export function fileToolsEnabled(session: Session): boolean {
+  return session.fileTools ?? session.config.file_tools;
+}
+
+/** The tools a session offers (MCP tools/list). */
+export function offeredTools(session: Session): ToolDefinition[] {
+  return toolsFor(session.skillsEnabled, { fileTools: fileToolsEnabled(session) });
 }
 
 export function findTool(name: string): ToolDefinition | undefined {
@@ -54,7 +98,7 @@ export function findTool(name: string): ToolDefinition | undefined {
 export async function callTool(session: Session, name: string, args: unknown): Promise<ToolResult> {
   const tool = findTool(name);
   if (!tool) {
-    const offered = toolsFor(session.skillsEnabled).map((candidate) => candidate.name);
+    const offered = offeredTools(session).map((candidate) => candidate.name);
     const near = ALL_TOOLS.find((candidate) => candidate.name.toLowerCase() === name.toLowerCase());
     return errorResult(
       "USAGE",
@@ -63,6 +107,14 @@ export async function callTool(session: Session, name: string, args: unknown): P
     );
   }
   if (tool.skillTool && !session.skillsEnabled) return skillsDisabledResult(tool.name);
+  if (tool.fileTool && !fileToolsEnabled(session)) {
+    return errorResult(
+      "TOOL_DISABLED",
+      `${tool.name} is turned off here (file_tools: false or serve --no-file-tools): the host brings its own file ` +
+        "tools, so use those.",
+      { tool: tool.name },
+    );
+  }
   const input = args === undefined || args === null ? {} : args;
   const parsed = (tool.inputSchema as z.ZodType).safeParse(input);
   if (!parsed.success) {

@@ -14,6 +14,17 @@ export const TOOL_NAMES = [
   "Check",
   "Complete",
   "Status",
+  "EditTextFile",
+  "ReplaceStringInFile",
+  "DeleteTextLines",
+  "PathList",
+  "FindFiles",
+  "SearchText",
+  "GetFileInfo",
+  "CreateDirectory",
+  "CopyFile",
+  "MoveFile",
+  "DeleteFile",
 ] as const;
 export type ToolName = (typeof TOOL_NAMES)[number];
 
@@ -46,6 +57,8 @@ export interface Session {
   config: SkillgateConfig;
   runtime: RuntimeConfig;
   skillsEnabled: boolean;
+  /** File tools offered (EditTextFile, ...): false with `serve --no-file-tools`; unset = config `file_tools`. */
+  fileTools?: boolean;
   /** Current catalog of the workspace copy; null when the skill folder is missing. Refreshes on change. */
   catalog(): CatalogSnapshot | null;
   engine: StageEngine;
@@ -58,5 +71,7 @@ export interface ToolDefinition<Schema extends z.ZodType = z.ZodType> {
   inputSchema: Schema;
   /** Skill tools are not offered when skills are disabled (as UCAgent). */
   skillTool: boolean;
+  /** UCAgent file tools: left out with `serve --no-file-tools` or `file_tools: false`. */
+  fileTool?: boolean;
   handler(input: z.infer<Schema>, session: Session): Promise<ToolResult>;
 }

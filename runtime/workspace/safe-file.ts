@@ -135,6 +135,32 @@ export async function readWorkspaceFile(
   }
 }
 
+/** The first `maxBytes` bytes of a regular file inside the workspace (to sniff text vs binary without reading it all). */
+export async function readWorkspaceFilePrefix(
+  root: string,
+  path: string,
+  maxBytes: number,
+  options: { allowAbsolute?: boolean } = {},
+): Promise<{ bytes: Buffer; size: number; realPath: string }> {
+  const [file] = await openRegular(root, path, options.allowAbsolute ?? false);
+  let reader: Awaited<ReturnType<typeof reopenForRead>> | undefined;
+  try {
+    reader = await reopenForRead(file, path);
+    const buffer = Buffer.alloc(Math.max(0, Math.min(maxBytes, file.stats.size)));
+    let filled = 0;
+    while (filled < buffer.length) {
+      const { bytesRead } = await reader.read(buffer, filled, buffer.length - filled, null);
+      if (bytesRead === 0) break;
+      filled += bytesRead;
+    }
+    return { bytes: buffer.subarray(0, filled), size: file.stats.size, realPath: file.real };
+  } catch (error) {
+    throw ioError(error, "read", path);
+  } finally {
+    await closeAll(reader, file);
+  }
+}
+
 /** Reads a UTF-8 text file (no NUL bytes, strict decoding) and splits it into lines. */
 export async function readWorkspaceText(
   root: string,

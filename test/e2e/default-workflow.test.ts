@@ -1,5 +1,6 @@
 // The default workflow driven end to end through the tools (no LLM, no mocks): skills on, skills off, skill folder missing, and each pack skill enabled/disabled/missing.
 import { spawnSync } from "node:child_process";
+import { createHash } from "node:crypto";
 import { existsSync, readFileSync, realpathSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -189,7 +190,10 @@ describe.sequential("a. skills on: the default workflow with list, read, run, Ch
     const lines = lineCount(join(ws, STATIC_MD));
     const read = await ok(session, "ReadTextFile", { path: STATIC_MD });
     expect(read.text.split("\n")[0]).toBe(
-      `Read ${lines}/${lines} lines from '${STATIC_MD}' (lines 1-${lines}), 0 lines remain after the read position.`,
+      `Read ${lines}/${lines} lines from '${STATIC_MD}' (lines 1-${lines}), 0 lines remain after the read position. ` +
+        `SHA256: ${createHash("sha256")
+          .update(readFileSync(join(ws, STATIC_MD)))
+          .digest("hex")}.`,
     );
     expect(read.structured.skill_read).toEqual({ skill_id: STATIC, read_complete: true });
   });

@@ -16,7 +16,15 @@ afterEach(async () => {
   fixture = undefined;
 });
 
-const READ_ONLY = ["ListSkill", "ReadTextFile", "Status"];
+const READ_ONLY = [
+  "ListSkill",
+  "ReadTextFile",
+  "Status",
+  "PathList",
+  "FindFiles",
+  "SearchText",
+  "GetFileInfo",
+];
 
 describe("MCP conventions", () => {
   it("every tool in the registry has MCP metadata", () => {

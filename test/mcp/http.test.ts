@@ -6,6 +6,7 @@ import { request } from "node:http";
 import { join } from "node:path";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { afterEach, describe, expect, it } from "vitest";
+import { TOOL_NAMES } from "../../runtime/tools/types.js";
 import { type Fixture, GATE_SKILL, GATE_SKILL_MD, makeFixture, REPO_ROOT } from "../tools/helpers.js";
 import { call, connectHttp, type HttpServer, MAIN, startHttpServer, TSX } from "./helpers.js";
 
@@ -64,6 +65,7 @@ describe("skillgate serve --http", () => {
   });
 
   it("offers only the non-skill tools when skills are disabled, and answers malformed calls readably", async () => {
+    const fileTools = TOOL_NAMES.slice(7);
     fixture = makeFixture();
     server = await startHttpServer(
       ["--workspace", fixture.ws, "--config", fixture.configFile, "--no-use-skill"],
@@ -72,7 +74,13 @@ describe("skillgate serve --http", () => {
     const client = await connectHttp(server.url);
     clients.push(client);
     const { tools } = await client.listTools();
-    expect(tools.map((tool) => tool.name)).toEqual(["ReadTextFile", "Check", "Complete", "Status"]);
+    expect(tools.map((tool) => tool.name)).toEqual([
+      "ReadTextFile",
+      "Check",
+      "Complete",
+      "Status",
+      ...fileTools,
+    ]);
     const bad = await call(client, "ReadTextFile", { path: "dut/x", start: "one" });
     expect(bad.isError).toBe(true);
     expect(bad.text).toMatch(/^Invalid arguments for ReadTextFile: 'start' must be number, got "one"\./);

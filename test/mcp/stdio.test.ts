@@ -3,6 +3,7 @@ import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { TOOL_NAMES } from "../../runtime/tools/types.js";
 import { type Fixture, GATE_SKILL, GATE_SKILL_MD, makeFixture, REPO_ROOT } from "../tools/helpers.js";
 import { call, connectStdio, MAIN, type StdioConnection, TSX } from "./helpers.js";
 
@@ -16,24 +17,17 @@ afterEach(async () => {
   fixture = undefined;
 });
 
+const FILE_TOOLS = TOOL_NAMES.slice(7);
 const USAGE = { skill_usage: { [GATE_SKILL]: { list: true, read: true, use: true } } };
 
 describe("skillgate serve over stdio", () => {
-  it("offers all seven tools with JSON schemas and completes a forced stage end to end", async () => {
+  it("offers the workflow tools and the file tools with JSON schemas and completes a forced stage end to end", async () => {
     fixture = makeFixture();
     connection = await connectStdio(["--workspace", fixture.ws, "--config", fixture.configFile], fixture.env);
     const { client } = connection;
 
     const { tools } = await client.listTools();
-    expect(tools.map((tool) => tool.name)).toEqual([
-      "ListSkill",
-      "ReadTextFile",
-      "RunSkillScript",
-      "SetSkillUsage",
-      "Check",
-      "Complete",
-      "Status",
-    ]);
+    expect(tools.map((tool) => tool.name)).toEqual([...TOOL_NAMES]);
     for (const tool of tools) expect(tool.inputSchema.type).toBe("object");
     const read = tools.find((tool) => tool.name === "ReadTextFile")!;
     expect(read.inputSchema.required).toEqual(["path"]);
@@ -93,9 +87,7 @@ describe("skillgate serve over stdio", () => {
     expect(badCommands.text).toMatch(/^RunSkillScript: 'commands' is a string but not valid JSON/);
     await expect(call(client, "listskill")).rejects.toMatchObject({
       code: -32602,
-      message:
-        "MCP error -32602: Unknown tool 'listskill'. Did you mean 'ListSkill'? Available tools: ListSkill, " +
-        "ReadTextFile, RunSkillScript, SetSkillUsage, Check, Complete, Status.",
+      message: `MCP error -32602: Unknown tool 'listskill'. Did you mean 'ListSkill'? Available tools: ${TOOL_NAMES.join(", ")}.`,
     });
   });
 
@@ -107,13 +99,19 @@ describe("skillgate serve over stdio", () => {
     );
     const { client } = connection;
     const { tools } = await client.listTools();
-    expect(tools.map((tool) => tool.name)).toEqual(["ReadTextFile", "Check", "Complete", "Status"]);
+    expect(tools.map((tool) => tool.name)).toEqual([
+      "ReadTextFile",
+      "Check",
+      "Complete",
+      "Status",
+      ...FILE_TOOLS,
+    ]);
     // A tool that is not offered is a JSON-RPC error, like an unknown one.
     await expect(call(client, "ListSkill")).rejects.toMatchObject({
       code: -32602,
       message:
         "MCP error -32602: Tool 'ListSkill' is not available: skill support is disabled (skill.use_skill: false or " +
-        "--no-use-skill). Available tools: ReadTextFile, Check, Complete, Status.",
+        `--no-use-skill). Available tools: ${["ReadTextFile", "Check", "Complete", "Status", ...FILE_TOOLS].join(", ")}.`,
     });
     expect(existsSync(join(fixture.ws, ".ucagent", "skills", "fixture"))).toBe(false);
     const failed = await call(client, "Complete");

@@ -1,4 +1,5 @@
 // ReadTextFile: numbered reads, every refusal (escapes, symlinks, binary, size), and read evidence of stage SKILL.md files.
+import { createHash } from "node:crypto";
 import { mkdirSync, renameSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -26,6 +27,9 @@ async function setup(options: Parameters<typeof makeFixture>[0] = {}) {
 
 afterEach(() => fixture.cleanup());
 
+/** sha256 of dut/notes.txt ("alpha\nbeta\ngamma\n"): ReadTextFile returns it for conditional edits. */
+const NOTES_SHA = createHash("sha256").update("alpha\nbeta\ngamma\n").digest("hex");
+
 describe("ReadTextFile reads", () => {
   beforeEach(() => setup());
 
@@ -33,7 +37,7 @@ describe("ReadTextFile reads", () => {
     const result = await callTool(session, "ReadTextFile", { path: "dut/notes.txt" });
     expect(result.isError).toBe(false);
     expect(result.text).toBe(
-      "Read 3/3 lines from 'dut/notes.txt' (lines 1-3), 0 lines remain after the read position.\n\n" +
+      `Read 3/3 lines from 'dut/notes.txt' (lines 1-3), 0 lines remain after the read position. SHA256: ${NOTES_SHA}.\n\n` +
         "[TXT_DATA]\n1: alpha\n2: beta\n3: gamma\n",
     );
     expect(result.structured).toMatchObject({
@@ -41,13 +45,14 @@ describe("ReadTextFile reads", () => {
       end: 3,
       total_lines: 3,
       content: "alpha\nbeta\ngamma\n",
+      sha256: NOTES_SHA,
     });
   });
 
   it("reads a range with start and count", async () => {
     const result = await callTool(session, "ReadTextFile", { path: "dut/notes.txt", start: 2, count: 1 });
     expect(result.text).toBe(
-      "Read 1/3 lines from 'dut/notes.txt' (lines 2-2), 1 lines remain after the read position.\n\n[TXT_DATA]\n2: beta\n",
+      `Read 1/3 lines from 'dut/notes.txt' (lines 2-2), 1 lines remain after the read position. SHA256: ${NOTES_SHA}.\n\n[TXT_DATA]\n2: beta\n`,
     );
   });
 
@@ -61,7 +66,7 @@ describe("ReadTextFile reads", () => {
     const result = await callTool(session, "ReadTextFile", { path: "dut/empty.txt" });
     expect(result).toMatchObject({
       isError: false,
-      text: "File dut/empty.txt is empty (0 lines).\n\n[TXT_DATA]\n",
+      text: `File dut/empty.txt is empty (0 lines). SHA256: ${createHash("sha256").update("").digest("hex")}.\n\n[TXT_DATA]\n`,
     });
   });
 

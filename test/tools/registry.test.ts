@@ -11,13 +11,26 @@ afterEach(() => {
 });
 
 describe("toolsFor", () => {
-  it("offers all seven tools in UCAgent order with skills enabled", () => {
+  it("offers the seven workflow tools in UCAgent order, then the eleven file tools, with skills enabled", () => {
     expect(ALL_TOOLS.map((tool) => tool.name)).toEqual([...TOOL_NAMES]);
     expect(toolsFor(true).map((tool) => tool.name)).toEqual([...TOOL_NAMES]);
+    expect(TOOL_NAMES).toHaveLength(18);
   });
 
   it("hides ListSkill, RunSkillScript and SetSkillUsage with skills disabled; ReadTextFile stays", () => {
-    expect(toolsFor(false).map((tool) => tool.name)).toEqual(["ReadTextFile", "Check", "Complete", "Status"]);
+    expect(toolsFor(false, { fileTools: false }).map((tool) => tool.name)).toEqual([
+      "ReadTextFile",
+      "Check",
+      "Complete",
+      "Status",
+    ]);
+    expect(toolsFor(false).map((tool) => tool.name)).toEqual([
+      "ReadTextFile",
+      "Check",
+      "Complete",
+      "Status",
+      ...TOOL_NAMES.slice(7),
+    ]);
   });
 });
 
@@ -28,7 +41,8 @@ describe("callTool", () => {
     const result = await callTool(session, "readtextfile", {});
     expect(result).toMatchObject({ isError: true, code: "USAGE" });
     expect(result.text).toBe(
-      "Unknown tool 'readtextfile'. Did you mean 'ReadTextFile'? Available tools: ReadTextFile, Check, Complete, Status.",
+      "Unknown tool 'readtextfile'. Did you mean 'ReadTextFile'? Available tools: ReadTextFile, Check, Complete, " +
+        `Status, ${TOOL_NAMES.slice(7).join(", ")}.`,
     );
   });
 

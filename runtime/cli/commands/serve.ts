@@ -23,6 +23,8 @@ interface ServeFlags extends SessionFlags {
   authToken?: string;
   authTokenFile?: string;
   allowOrigin?: string[];
+  /** false with --no-file-tools. */
+  fileTools?: boolean;
 }
 
 /** The command that started this process, so the printed instructions work from a clone as well as from npm. */
@@ -101,6 +103,10 @@ export function register(program: Command, io: CliIO): void {
       "HTTP: like --auth-token-file, token given inline (visible in ps; prefer the file)",
     )
     .option(
+      "--no-file-tools",
+      "leave out the UCAgent file tools (EditTextFile, PathList, ...) for hosts that bring their own (config: file_tools)",
+    )
+    .option(
       "--allow-origin <origin>",
       "HTTP: also accept browser requests from this Origin (repeatable)",
       (value: string, previous: string[] = []) => [...previous, value],
@@ -158,6 +164,7 @@ export function register(program: Command, io: CliIO): void {
         resetCheckOnStart: true,
         onProgress: initProgressPrinter(log),
       });
+      if (flags.fileTools === false) session.fileTools = false;
       const stage = await session.engine.current();
       log(
         `workspace ${session.paths.root}; skills ${session.skillsEnabled ? "enabled" : "disabled"}; ` +

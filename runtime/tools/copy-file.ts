@@ -1,0 +1,97 @@
+// CopyFile (UCAgent): copy a workspace file (read anywhere inside) to a destination inside the writable folders.
+import { z } from "zod";
+import { statWorkspacePathIfExists } from "../workspace/safe-file.js";
+import { copyWorkspaceFile } from "../workspace/safe-write.js";
+import {
+  fileErrorResult,
+  filePolicy,
+  humanSize,
+  MAX_TEXT_BYTES,
+  precheckWrite,
+  withPathLock,
+} from "./file-common.js";
+import { errorResult, okResult } from "./results.js";
+import type { Session, ToolDefinition, ToolResult } from "./types.js";
+
+export const copyFileInput = z
+  .object({
+    source_path: z.string().min(1).describe("Source file path to copy from, relative to the workspace."),
+    dest_path: z
+      .string()
+      .min(1)
+      .describe("Destination file path to copy to, relative to the workspace. Created if not exists."),
+    overwrite: z
+      .boolean()
+      .default(false)
+      .describe(
+        "If True, overwrite destination file if it exists. If False, return error if destination exists.",
+      ),
+  })
+  .strict();
+
+export async function copyFile(input: z.infer<typeof copyFileInput>, session: Session): Promise<ToolResult> {
+  const { source_path: from, dest_path: to } = input;
+  const policy = filePolicy(session);
+  const refused = await precheckWrite(session, policy, to);
+  if (refused) return { ...refused, text: `Destination file error: ${refused.text}` };
+  return withPathLock(session, [to], async () => {
+    let source: Awaited<ReturnType<typeof statWorkspacePathIfExists>>;
+    try {
+      source = await statWorkspacePathIfExists(session.paths.root, from, { follow: true });
+    } catch (error) {
+      return fileErrorResult(error, null, from, "Source file error: ");
+    }
+    if (!source) return errorResult("FILE_NOT_FOUND", `Source file ${from} does not exist.`, { path: from });
+    if (source.kind !== "file") {
+      return errorResult("NOT_REGULAR_FILE", `Source file error: Path ${from} is not a file in workspace.`, {
+        path: from,
+      });
+    }
+    try {
+      const existing = await statWorkspacePathIfExists(session.paths.root, to, { follow: false });
+      if (existing && !input.overwrite) {
+        return errorResult(
+          "FILE_EXISTS",
+          `Destination file ${to} already exists. Use overwrite=True to replace it.`,
+          {
+            path: to,
+          },
+        );
+      }
+      const written = await copyWorkspaceFile(session.paths.root, from, to, {
+        policy: policy.policy,
+        overwrite: input.overwrite,
+        createParents: true,
+        maxBytes: MAX_TEXT_BYTES,
+      });
+      return okResult(`File copied successfully from '${from}' to '${to}' (${humanSize(written.size)})`, {
+        source_path: from,
+        dest_path: to,
+        bytes: written.size,
+        overwritten: !written.created,
+      });
+    } catch (error) {
+      if ((error as { code?: string }).code === "FILE_EXISTS") {
+        return errorResult(
+          "FILE_EXISTS",
+          `Destination file ${to} already exists. Use overwrite=True to replace it.`,
+          {
+            path: to,
+          },
+        );
+      }
+      return fileErrorResult(error, policy, to, "Destination file error: ");
+    }
+  });
+}
+
+export const copyFileTool: ToolDefinition<typeof copyFileInput> = {
+  name: "CopyFile",
+  description:
+    "Copy a file from source to destination within the workspace. Creates destination directory if it doesn't " +
+    "exist. Optionally overwrites existing files.",
+  inputSchema: copyFileInput,
+  skillTool: false,
+  fileTool: true,
+  handler: (input, session) => copyFile(input, session),
+};
