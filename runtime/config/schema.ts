@@ -52,6 +52,22 @@ export const SkillLimitsSchema = z
   })
   .strict();
 
+export const GrantSchema = z
+  .object({
+    network: z
+      .boolean()
+      .default(false)
+      .describe(
+        "Outbound network through a user-mode stack in the run's own network namespace (host loopback and abstract sockets stay unreachable).",
+      ),
+    env: z
+      .array(z.string())
+      .default([])
+      .describe("Host environment variable names passed to the skill's runs (the allow-list still applies)."),
+  })
+  .strict()
+  .describe("What the operator grants one skill.");
+
 export const ExecSchema = z
   .object({
     sandbox_level: z
@@ -88,6 +104,37 @@ export const ExecSchema = z
       .record(z.string(), SkillLimitsSchema)
       .default({})
       .describe("Per-skill limit overrides keyed by skill id."),
+    grants: z
+      .record(z.string(), GrantSchema)
+      .default({})
+      .describe(
+        "Capabilities granted by the operator per skill id (network, host environment variables); a skill's own metadata never grants them.",
+      ),
+    call_timeout_seconds: z
+      .number()
+      .positive()
+      .default(900)
+      .describe("Total time budget of one RunSkillScript call, across all its commands."),
+    max_new_files: z
+      .number()
+      .int()
+      .positive()
+      .default(20_000)
+      .describe("Most files (inodes) one run may add to the workspace's file system before it is killed."),
+    max_written_mb: z
+      .number()
+      .int()
+      .positive()
+      .default(2048)
+      .describe("Most data (MiB) one run may add to the workspace's file system before it is killed."),
+    sandbox_uid: z
+      .number()
+      .int()
+      .positive()
+      .default(2_147_000_001)
+      .describe(
+        "Host uid sandboxed runs use when skillgate runs as root (never 0); give it no real user. Ignored for a normal user, whose own uid is used.",
+      ),
   })
   .strict()
   .describe("Script run limits and sandbox.");
@@ -118,6 +165,15 @@ export const SkillConfigSchema = z
       .array(z.string())
       .default([])
       .describe("Do not copy these skills (id or folder name)."),
+    trusted_hooks: z
+      .record(
+        z.string().describe("skill id"),
+        z.string().regex(/^[0-9a-f]{64}$/, "a lowercase sha256 hex digest"),
+      )
+      .default({})
+      .describe(
+        "Skills (other than the bundled pack's) whose hooks.ts may load, each with the sha256 of the hooks.ts trusted; hooks run in the server process.",
+      ),
     pack_path: z
       .string()
       .optional()

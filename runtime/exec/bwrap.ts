@@ -13,10 +13,17 @@ export interface BwrapPlan {
   persistentPaths: string[];
   /** Extra read-only folders: runner installation prefixes, skillgate's node_modules. */
   readOnlyPaths: string[];
+  /**
+   * Paths inside writable binds that must stay read-only: every `.git` (folder or file) found there and
+   * skillgate's own installation. Bound after the writable binds, so they win.
+   */
+  protectedPaths?: string[];
   network: boolean;
   /** The complete environment of the script. */
   env: Record<string, string>;
   tmpSizeBytes: number;
+  /** Size of the writable /dev/shm (the rest of /dev is read-only). */
+  shmSizeBytes?: number;
   /** Host paths to hide if they lie inside something bound (see sensitive.ts). */
   sensitivePaths: string[];
   /** Options this bwrap understands (default: all, as in bwrap >= 0.8). */
@@ -24,6 +31,10 @@ export interface BwrapPlan {
   /** bwrap --info-fd / --block-fd numbers used for the cgroup hand-shake. */
   infoFd?: number;
   blockFd?: number;
+  /** Descriptor holding the compiled seccomp program (seccomp.ts). */
+  seccompFd?: number;
+  /** Replaces /etc/resolv.conf with this descriptor's content (the user-mode network's resolver). */
+  resolvConfFd?: number;
 }
 
 export interface BwrapFeatures {
@@ -94,6 +105,50 @@ export function isUnder(path: string, dir: string): boolean {
   return path === dir || path.startsWith(dir.endsWith(sep) ? dir : dir + sep);
 }
 
+/** /proc entries hidden (files: /dev/null over them; folders: an empty read-only tmpfs), as Docker masks them. */
+const PROC_MASKED = [
+  "/proc/sysrq-trigger",
+  "/proc/kcore",
+  "/proc/keys",
+  "/proc/key-users",
+  "/proc/kallsyms",
+  "/proc/kmsg",
+  "/proc/latency_stats",
+  "/proc/timer_list",
+  "/proc/timer_stats",
+  "/proc/sched_debug",
+  "/proc/acpi",
+  "/proc/asound",
+  "/proc/scsi",
+];
+/** /proc entries bound read-only over themselves: kernel settings must not be writable from inside. */
+const PROC_READ_ONLY = ["/proc/sys", "/proc/fs", "/proc/irq", "/proc/bus"];
+
+/** Every host path the argv of `plan` bind-mounts from outside the system folders. */
+export function boundSources(plan: BwrapPlan, host: HostView = realHost): string[] {
+  const sources = [
+    ...plan.writablePaths,
+    ...plan.persistentPaths,
+    ...plan.readOnlyPaths,
+    ...(plan.writablePaths.some((path) => isUnder(plan.cwd, path)) ? [] : [plan.cwd]),
+    ...innerReadOnly(plan, host),
+    ...(plan.protectedPaths ?? []),
+    plan.skillDir,
+  ];
+  return [...new Set(sources)];
+}
+
+/** skillgate state and git metadata directly under each writable root. */
+function innerReadOnly(plan: BwrapPlan, host: HostView): string[] {
+  const inner: string[] = [];
+  for (const root of plan.writablePaths) {
+    for (const path of [`${root}/.git`, `${root}/.ucagent`]) {
+      if (host.kind(path) !== null) inner.push(path);
+    }
+  }
+  return inner;
+}
+
 /** The bwrap argv (bwrap binary first) for `plan`. */
 export function bwrapArgv(plan: BwrapPlan, host: HostView = realHost): string[] {
   const argv = [
@@ -104,8 +159,7 @@ export function bwrapArgv(plan: BwrapPlan, host: HostView = realHost): string[] 
     "--unshare-uts",
     "--unshare-cgroup-try",
   ];
-  // Network off unless declared. With it on the run shares the host network: per-domain
-  // allow-lists are NOT enforced (that would need a filtering proxy).
+  // A network namespace of its own unless the network is shared (granted).
   if (!plan.network) argv.push("--unshare-net");
   const features = plan.features ?? ALL_FEATURES;
   argv.push("--die-with-parent", "--new-session", "--cap-drop", "ALL");
@@ -121,33 +175,46 @@ export function bwrapArgv(plan: BwrapPlan, host: HostView = realHost): string[] 
     else argv.push("--ro-bind", dir, dir);
   }
   for (const entry of [...ETC_ENTRIES, ...(plan.network ? ETC_NETWORK_ENTRIES : [])]) {
+    if (entry === "/etc/resolv.conf" && plan.resolvConfFd !== undefined) continue;
     if (host.kind(entry) !== null) argv.push("--ro-bind", entry, entry);
   }
-  argv.push("--proc", "/proc", "--dev", "/dev");
+  if (plan.network && plan.resolvConfFd !== undefined) {
+    argv.push("--ro-bind-data", String(plan.resolvConfFd), "/etc/resolv.conf");
+  }
+  argv.push("--proc", "/proc");
+  for (const path of PROC_READ_ONLY) if (host.kind(path) !== null) argv.push("--ro-bind", path, path);
+  for (const path of PROC_MASKED) {
+    const kind = host.kind(path);
+    if (kind === "dir") argv.push("--tmpfs", path, "--remount-ro", path);
+    else if (kind !== null) argv.push("--ro-bind", "/dev/null", path);
+  }
+  argv.push("--dev", "/dev");
+  if (features.tmpfsSize) argv.push("--size", String(plan.shmSizeBytes ?? plan.tmpSizeBytes));
+  argv.push("--tmpfs", "/dev/shm");
   if (features.tmpfsSize) argv.push("--size", String(plan.tmpSizeBytes));
   argv.push("--tmpfs", "/tmp", "--dir", "/tmp/home");
 
   const bound: string[] = [];
-  const bindReadOnly = (path: string): void => {
-    argv.push("--ro-bind", path, path);
+  const bind = (path: string, readOnly: boolean): void => {
+    argv.push(readOnly ? "--ro-bind" : "--bind", path, path);
     bound.push(path);
   };
-  for (const path of plan.readOnlyPaths) bindReadOnly(path);
-  if (!plan.writablePaths.some((path) => isUnder(plan.cwd, path))) bindReadOnly(plan.cwd);
-  for (const path of [...plan.writablePaths, ...plan.persistentPaths]) {
-    argv.push("--bind", path, path);
-    bound.push(path);
-  }
-  // Workspace state the script must not change: git metadata (hooks run on the host later) and skillgate's own state.
+  // A read-only cwd holding the writable folders (only OUT writable) goes first; then the writable binds;
+  // then every other read-only one: a later mount wins, so nothing read-only can be re-exposed writable by a
+  // writable folder that happens to contain it.
+  if (!plan.writablePaths.some((path) => isUnder(plan.cwd, path))) bind(plan.cwd, true);
+  for (const path of [...plan.writablePaths, ...plan.persistentPaths]) bind(path, false);
+  for (const path of plan.readOnlyPaths) bind(path, true);
+  // Workspace state the script must not change: git metadata (hooks and config run on the host later)
+  // and skillgate's own state.
+  for (const path of innerReadOnly(plan, host)) bind(path, true);
   for (const root of plan.writablePaths) {
-    for (const inner of [`${root}/.git`, `${root}/.ucagent`]) {
-      if (host.kind(inner) === "dir") argv.push("--ro-bind", inner, inner);
-    }
     if (host.kind(`${root}/.git/hooks`) === "dir") {
       argv.push("--tmpfs", `${root}/.git/hooks`, "--remount-ro", `${root}/.git/hooks`);
     }
   }
-  bindReadOnly(plan.skillDir);
+  for (const path of plan.protectedPaths ?? []) if (!bound.includes(path)) bind(path, true);
+  bind(plan.skillDir, true);
   for (const path of plan.sensitivePaths) {
     if (!bound.some((dir) => isUnder(path, dir))) continue;
     const kind = host.kind(path);
@@ -155,25 +222,36 @@ export function bwrapArgv(plan: BwrapPlan, host: HostView = realHost): string[] 
     else if (kind === "file") argv.push("--ro-bind", "/dev/null", path);
   }
   // bwrap's root is a tmpfs; left writable, folders created for the binds above (e.g. /root for a
-  // pyenv prefix) would accept writes that look like host writes. /tmp stays its own writable tmpfs.
-  argv.push("--remount-ro", "/");
+  // pyenv prefix) would accept writes that look like host writes. /tmp and /dev/shm stay writable tmpfs;
+  // device nodes stay usable on a read-only /dev, new files there do not.
+  argv.push("--remount-ro", "/dev", "--remount-ro", "/");
+  if (plan.seccompFd !== undefined) argv.push("--seccomp", String(plan.seccompFd));
   if (plan.infoFd !== undefined) argv.push("--info-fd", String(plan.infoFd));
   if (plan.blockFd !== undefined) argv.push("--block-fd", String(plan.blockFd));
   argv.push("--chdir", plan.cwd, "--", ...plan.command);
   return argv;
 }
 
-/** Read-only folder that makes `executable` runnable inside the sandbox, or null when system dirs cover it. */
+/** Home folders of this host: a toolchain bind never exposes one, nor a folder directly inside one. */
+export function isHomeFolder(dir: string, home: string): boolean {
+  return dir === home || dir === "/root" || dirname(dir) === "/home";
+}
+
+/**
+ * Read-only path that makes `executable` runnable inside the sandbox, or null when system dirs cover it: the
+ * node_modules folder of a package, the installation prefix (bin/, lib/, share/) of an interpreter, or only
+ * the executable itself when that prefix would be "/", a home folder or a folder directly inside one
+ * (~/.local, ~/.cargo hold far more than one tool: credentials, keyrings, other programs' data).
+ */
 export function installationPrefix(executable: string, home: string): string | null {
   if (SYSTEM_DIRS.some((dir) => isUnder(executable, dir))) return null;
   const parts = executable.split(sep);
   const modules = parts.indexOf("node_modules");
   if (modules > 0) return parts.slice(0, modules + 1).join(sep);
-  const binDir = dirname(executable);
-  const prefix = dirname(binDir);
-  // Never expose the home folder (or "/") because an interpreter happens to live one level below it.
-  if (prefix === "/" || isUnder(home, prefix)) return isUnder(home, binDir) ? null : binDir;
-  return prefix;
+  const prefix = dirname(dirname(executable));
+  const exposed = (dir: string): boolean =>
+    dir === "/" || isHomeFolder(dir, home) || isHomeFolder(dirname(dir), home);
+  return exposed(prefix) ? executable : prefix;
 }
 
 export type BwrapProbe = { ok: true; features: BwrapFeatures } | { ok: false; reason: string };

@@ -1,4 +1,4 @@
-// Turns the exec config and a skill's metadata declarations into the limits, network, env and caches of its runs.
+// Turns the exec config (limits, operator grants) and a skill's cache declarations into the limits, network, env and caches of its runs.
 import { join } from "node:path";
 import { skillgateHome } from "../config/home.js";
 import type { ExecConfig } from "../config/schema.js";
@@ -10,7 +10,7 @@ export interface RunPlan {
   limits: RunLimits;
   sandboxLevel: SandboxLevel;
   network: boolean;
-  /** Host variable names the skill declared and that passed the allow-list. */
+  /** Host variable names the operator granted (exec.grants.<id>.env) that passed the allow-list. */
   envNames: string[];
   /** Cache folders bound writable and kept between runs. */
   persistentPaths: string[];
@@ -70,23 +70,31 @@ export function runPlanFor(
   const warnings: string[] = [];
   const metadata = skill.metadata ?? {};
 
+  // Capabilities come from the operator (exec.grants.<id>); the skill's metadata only says what it wants.
+  const grant = exec.grants?.[skill.id];
+  const network = grant?.network === true;
   const networkValue = metadata["skillgate-network"];
-  const network = networkValue?.trim().toLowerCase() === "true";
-  if (networkValue !== undefined && !network && networkValue.trim().toLowerCase() !== "false") {
+  if (networkValue?.trim().toLowerCase() === "true" && !network) {
     warnings.push(
-      `skill '${skill.id}': metadata skillgate-network is "${networkValue}"; only "true" grants the network, so it stays off`,
+      `skill '${skill.id}' asks for the network (metadata skillgate-network) but the operator has not granted it, so its runs have none; fix: set exec.grants.${skill.id}.network: true in the config if you trust it`,
     );
   }
 
   const extraEnv: Record<string, string> = {};
   const envNames: string[] = [];
+  const granted = new Set(grant?.env ?? []);
   for (const name of listDeclaration(metadata["skillgate-env"])) {
+    if (!granted.has(name)) {
+      warnings.push(
+        `skill '${skill.id}' asks for the host variable ${name} (metadata skillgate-env) but the operator has not granted it, so it is not passed; fix: add ${name} to exec.grants.${skill.id}.env in the config if you trust it`,
+      );
+    }
+  }
+  for (const name of granted) {
     const problem =
       envNameProblem(name) ?? (CACHE_ENV_NAMES.has(name) ? "is set by a cache declaration" : null);
     if (problem !== null) {
-      warnings.push(
-        `skill '${skill.id}': metadata skillgate-env names ${name}, which ${problem}; it is not passed`,
-      );
+      warnings.push(`exec.grants.${skill.id}.env names ${name}, which ${problem}; it is not passed`);
       continue;
     }
     envNames.push(name);

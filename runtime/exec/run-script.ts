@@ -1,15 +1,18 @@
 // Runs one skill script under limits (level 1), bubblewrap (level 2) or bubblewrap + static scan (level 3).
 import { randomUUID } from "node:crypto";
-import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync } from "node:fs";
 import { homedir, constants as osConstants, tmpdir } from "node:os";
 import { basename, dirname, join } from "node:path";
+import { isSkillgateError } from "../errors.js";
 import { type BwrapFeatures, type BwrapPlan, bwrapArgv, installationPrefix, probeBwrap } from "./bwrap.js";
 import { createPidsCgroup, type PidsCgroup } from "./cgroup.js";
 import { filterRunEnv } from "./env.js";
+import { DEFAULT_SANDBOX_UID } from "./identity.js";
 import { macosSandboxProfile } from "./macos-profile.js";
 import { userTaskCount } from "./proc-tree.js";
 import { CACHE_ENV_NAMES } from "./run-plan.js";
 import { findExecutable, ownBinDir, resolveShim } from "./runner.js";
+import { prepareSandbox, type SandboxSetup } from "./sandbox-setup.js";
 import { scanGate } from "./scan-gate.js";
 import { sensitiveHomePaths } from "./sensitive.js";
 import { supervise } from "./supervise.js";
@@ -104,10 +107,23 @@ function signalFromBwrapCode(code: number): string | null {
  * pids cgroup limits root's runs instead); for another user the run may add `max` tasks to those
  * the user already has, else a busy desktop session would leave a script no fork at all.
  */
-function nprocLimit(max: number, hasCgroup: boolean, platform: NodeJS.Platform): number {
-  const uid = process.getuid?.();
+function nprocLimit(max: number, hasCgroup: boolean, platform: NodeJS.Platform, runUid?: number): number {
+  const uid = runUid ?? process.getuid?.();
+  // Runs dropped to the shared sandbox uid would count each other's tasks; their pids cgroup is the limit.
+  if (hasCgroup && runUid !== undefined && runUid !== process.getuid?.()) return hardNprocLimit();
   if (hasCgroup || uid === undefined || uid === 0 || platform !== "linux") return max;
   return max + userTaskCount(uid);
+}
+
+let hardNproc: number | null = null;
+
+/** This process's hard RLIMIT_NPROC (what prlimit may set without raising it). */
+function hardNprocLimit(): number {
+  if (hardNproc === null) {
+    const line = /^Max processes\s+\S+\s+(\S+)/m.exec(readFileSync("/proc/self/limits", "utf8"))?.[1];
+    hardNproc = line === undefined || line === "unlimited" ? 1 << 22 : Number(line);
+  }
+  return hardNproc;
 }
 
 const MEMORY_MESSAGES =
@@ -210,13 +226,36 @@ export async function runScript(
     );
   }
 
+  const handshake = sandbox.kind === "bwrap" && cgroup !== null;
+  const sensitivePaths = sensitiveHomePaths(homedir());
+  let setup: SandboxSetup | null = null;
+  if (sandbox.kind === "bwrap") {
+    try {
+      setup = prepareSandbox(
+        {
+          writablePaths: req.writablePaths,
+          persistentPaths: writableExtras,
+          ...(req.tmpDir === undefined ? {} : { tmpDir: req.tmpDir }),
+          sensitivePaths,
+          sandboxUid: req.sandboxUid ?? DEFAULT_SANDBOX_UID,
+          firstFd: cgroup !== null ? 5 : 3,
+        },
+        planBase(),
+      );
+    } catch (error) {
+      cgroup?.destroy();
+      if (!isSkillgateError(error)) throw error;
+      return { ...result, status: "sandbox_unavailable", message: error.message, warnings };
+    }
+    warnings.push(...setup.warnings);
+  }
   const prlimit = prlimitFor(hostEnv.PATH ?? SYSTEM_PATH.join(":"));
   const limitArgv =
     prlimit === null
       ? []
       : [
           prlimit,
-          `--nproc=${nprocLimit(limits.maxProcesses, cgroup !== null, platform)}`,
+          `--nproc=${nprocLimit(limits.maxProcesses, cgroup !== null, platform, setup?.identity.uid)}`,
           `--fsize=${limits.maxFileSizeBytes}`,
           `--nofile=${limits.maxOpenFiles}`,
           "--core=0",
@@ -230,10 +269,8 @@ export async function runScript(
       "resource limits (processes, file size, open files, core) not set: prlimit (util-linux) is missing",
     );
 
-  let argv: string[];
-  const handshake = sandbox.kind === "bwrap" && cgroup !== null;
-  if (sandbox.kind === "bwrap") {
-    const plan: BwrapPlan = {
+  function planBase(): BwrapPlan {
+    return {
       bwrap: sandbox.bwrap ?? "bwrap",
       command,
       cwd: req.cwd,
@@ -244,11 +281,15 @@ export async function runScript(
       network: req.network,
       env: scriptEnv,
       tmpSizeBytes: Math.min(limits.maxFileSizeBytes, 512 * 1024 * 1024),
-      sensitivePaths: sensitiveHomePaths(homedir()),
+      shmSizeBytes: Math.min(limits.maxFileSizeBytes, limits.memoryBytes),
+      sensitivePaths,
       ...(sandbox.features ? { features: sandbox.features } : {}),
       ...(handshake ? { infoFd: 3, blockFd: 4 } : {}),
     };
-    argv = [...limitArgv, ...bwrapArgv(plan)];
+  }
+  let argv: string[];
+  if (sandbox.kind === "bwrap" && setup !== null) {
+    argv = [...limitArgv, ...setup.prefix, ...bwrapArgv({ ...planBase(), ...setup.plan })];
   } else if (sandbox.kind === "sandbox-exec") {
     const profile = macosSandboxProfile({
       readPaths: [req.skillDir, req.cwd, ...toolPrefixes, ownModules, ...(req.readOnlyPaths ?? [])],
@@ -268,14 +309,18 @@ export async function runScript(
     limits,
     cgroup,
     handshake,
+    ...(setup ? { extraFds: setup.fds } : {}),
+    ...(setup?.stderrPreamble ? { stderrPreamble: setup.stderrPreamble } : {}),
     pollIntervalMs: req.pollIntervalMs ?? 50,
     platform,
     now,
   }).finally(() => {
+    setup?.release();
     if (scratch !== null) rmSync(scratch, { recursive: true, force: true });
   });
   warnings.push(...run.warnings);
   const outcome = run.outcome;
+  const planted = setup?.removePlantedGit() ?? [];
 
   let exitCode = run.code;
   let signal: string | null = run.signal;
@@ -287,7 +332,8 @@ export async function runScript(
     }
   }
   let status: RunStatus;
-  if (outcome !== null) status = outcome;
+  if (planted.length > 0) status = "sandbox_violation";
+  else if (outcome !== null) status = outcome;
   else if (run.spawnError) status = "nonzero_exit";
   else if (signal !== null) status = "signal";
   else if (exitCode === 0) status = "ok";
@@ -310,6 +356,11 @@ export async function runScript(
     warnings,
     ...(run.spawnError ? { message: `could not start ${argv[0]}: ${run.spawnError.message}` } : {}),
     ...limitMessage(status, script, req),
+    ...(planted.length > 0
+      ? {
+          message: `SANDBOX_VIOLATION: script '${script}' created git metadata, which would run code on the host's next git command; removed: ${planted.join(", ")}; fix: a skill script must not create .git entries`,
+        }
+      : {}),
   };
 }
 

@@ -1,5 +1,4 @@
 // Resolves the runner executable of a skill script: skill mapping → pack mapping by extension → built-ins.
-import { execFileSync } from "node:child_process";
 import { accessSync, constants, readFileSync, realpathSync, statSync } from "node:fs";
 import { basename, delimiter, dirname, extname, isAbsolute, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -36,6 +35,21 @@ export function ownBinDir(): string {
   return join(dirname(fileURLToPath(import.meta.url)), "..", "..", "node_modules", ".bin");
 }
 
+/** skillgate's own package folder (holding its package.json), or null when it cannot be found. */
+export function ownPackageRoot(): string | null {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  for (let i = 0; i < 6; i++) {
+    try {
+      const manifest = JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as { name?: unknown };
+      if (manifest.name === "skillgate") return dir;
+    } catch {
+      // not here
+    }
+    dir = dirname(dir);
+  }
+  return null;
+}
+
 function isExecutable(file: string): boolean {
   try {
     accessSync(file, constants.X_OK);
@@ -48,7 +62,8 @@ function isExecutable(file: string): boolean {
 /** Finds `name` on PATH (or skillgate's node_modules/.bin for bundled runners); null when absent. */
 export function findExecutable(name: string, searchPath: string = process.env.PATH ?? ""): string | null {
   if (isAbsolute(name)) return isExecutable(name) ? name : null;
-  const dirs = searchPath.split(delimiter).filter((dir) => dir.length > 0);
+  // Relative PATH entries ("", ".") would resolve against the current folder, which a skill may fill.
+  const dirs = searchPath.split(delimiter).filter((dir) => isAbsolute(dir));
   if (BUNDLED_RUNNERS.has(name)) dirs.push(ownBinDir());
   for (const dir of dirs) {
     const candidate = resolve(dir, name);
@@ -59,36 +74,85 @@ export function findExecutable(name: string, searchPath: string = process.env.PA
 
 /**
  * A pyenv shim is a bash script that needs pyenv, its root and its version files at run time: none of
- * that is visible in the sandbox, so the shim is replaced by the interpreter it would have started.
+ * that is visible in the sandbox, so the shim is replaced by the interpreter it would have started. Resolved
+ * in process (no `pyenv which`, which would run code from the shim's folder) and only for shims of the real
+ * PYENV_ROOT, with version names that must be plain folder names under its versions/.
  */
-export function resolveShim(executable: string): string {
-  const key = `${executable}\0${process.cwd()}`;
+export function resolveShim(
+  executable: string,
+  env: NodeJS.ProcessEnv = process.env,
+  cwd = process.cwd(),
+): string {
+  const key = `${executable}\0${cwd}\0${env.PYENV_VERSION ?? ""}`;
   const known = shimCache.get(key);
   if (known !== undefined) return known;
-  const real = resolveShimUncached(executable);
+  const real = resolveShimUncached(executable, env, cwd);
   shimCache.set(key, real);
   return real;
 }
 
-/** pyenv takes ~0.2 s per lookup; the answer depends on the executable and the folder's .python-version. */
+/** The answer depends on the executable, PYENV_VERSION and the folder's .python-version. */
 const shimCache = new Map<string, string>();
 
-function resolveShimUncached(executable: string): string {
+function pyenvRoot(env: NodeJS.ProcessEnv): string | null {
+  const root = env.PYENV_ROOT ?? (env.HOME ? join(env.HOME, ".pyenv") : null);
+  if (root === null) return null;
+  try {
+    return realpathSync(root);
+  } catch {
+    return null;
+  }
+}
+
+/** pyenv's version selection: PYENV_VERSION, the nearest .python-version, then <root>/version. */
+function pyenvVersions(root: string, env: NodeJS.ProcessEnv, cwd: string): string[] {
+  const read = (file: string): string[] | null => {
+    try {
+      return readFileSync(file, "utf8")
+        .split(/\s+/)
+        .filter((word) => word.length > 0 && !word.startsWith("#"));
+    } catch {
+      return null;
+    }
+  };
+  if (env.PYENV_VERSION) return env.PYENV_VERSION.split(":").filter((word) => word.length > 0);
+  let dir = cwd;
+  for (;;) {
+    const found = read(join(dir, ".python-version"));
+    if (found) return found;
+    if (dirname(dir) === dir) break;
+    dir = dirname(dir);
+  }
+  return read(join(root, "version")) ?? ["system"];
+}
+
+function resolveShimUncached(executable: string, env: NodeJS.ProcessEnv, cwd: string): string {
   const dir = dirname(executable);
   if (basename(dir) !== "shims") return executable;
-  const pyenv = join(dirname(dir), "libexec", "pyenv");
-  if (!isExecutable(pyenv)) return executable;
+  const root = pyenvRoot(env);
+  let shimRoot: string;
   try {
-    const real = execFileSync(pyenv, ["which", basename(executable)], {
-      encoding: "utf8",
-      stdio: ["ignore", "pipe", "ignore"],
-      env: { ...process.env, PYENV_ROOT: dirname(dir) },
-      timeout: 10_000,
-    }).trim();
-    return real.length > 0 && isExecutable(real) ? real : executable;
+    shimRoot = realpathSync(dirname(dir));
   } catch {
     return executable;
   }
+  if (root === null || shimRoot !== root) return executable;
+  const name = basename(executable);
+  for (const version of pyenvVersions(root, env, cwd)) {
+    if (version === "system") {
+      const path = (env.PATH ?? "")
+        .split(delimiter)
+        .filter((entry) => isAbsolute(entry) && resolve(entry) !== resolve(dir));
+      const system = findExecutable(name, path.join(delimiter));
+      if (system !== null) return system;
+      continue;
+    }
+    // A version is a folder name, never a path that could lead out of versions/.
+    if (!/^[\w.+-]+$/.test(version) || version.startsWith(".")) continue;
+    const candidate = join(root, "versions", version, "bin", name);
+    if (isExecutable(candidate)) return candidate;
+  }
+  return executable;
 }
 
 type MappingFile = { ok: true; mapping: Record<string, unknown> | null } | { ok: false; problem: string };
@@ -133,6 +197,16 @@ function checkRunnerValue(script: string, file: string, key: string, value: unkn
         file,
         `maps "${key}" to an empty runner (${JSON.stringify(value)})`,
         `set "${key}" to one executable name, e.g. "tsx" or "python3"`,
+      ),
+    );
+  }
+  if (/[/\\]/.test(value) || value.startsWith(".") || value.startsWith("-") || value.includes("\0")) {
+    return fail(
+      invalid(
+        script,
+        file,
+        `maps "${key}" to "${value}", which is a path, not a bare executable name (a skill may not name a program on the host)`,
+        `set "${key}" to a bare executable name found on PATH or bundled with skillgate, e.g. "tsx", "node", "python3"`,
       ),
     );
   }

@@ -19,6 +19,10 @@ export interface SuperviseInput {
   cgroup: PidsCgroup | null;
   /** bwrap waits on fd 4 after reporting its sandbox pid on fd 3, so both can enter the cgroup first. */
   handshake: boolean;
+  /** Descriptors after stdio and the hand-shake pair: host descriptors passed on, or bytes the child reads from a pipe. */
+  extraFds?: Array<number | Buffer>;
+  /** A line a wrapper prints first on stderr (keyctl's "Joined session keyring: N"), removed from the output. */
+  stderrPreamble?: RegExp;
   pollIntervalMs: number;
   platform: NodeJS.Platform;
   now: () => number;
@@ -53,14 +57,26 @@ export async function supervise(input: SuperviseInput): Promise<Supervised> {
   const { cgroup, limits, platform } = input;
   const warnings: string[] = [];
   const started = input.now();
-  const start = (): ChildProcess =>
-    spawn(input.argv[0] as string, input.argv.slice(1), {
+  const extra = input.extraFds ?? [];
+  const base = input.handshake ? ["ignore", "pipe", "pipe", "pipe", "pipe"] : ["ignore", "pipe", "pipe"];
+  const start = (): ChildProcess => {
+    const started = spawn(input.argv[0] as string, input.argv.slice(1), {
       cwd: input.cwd,
       env: input.env,
       // A new session and process group: without a cgroup the tree is killed with kill(-pgid).
       detached: true,
-      stdio: input.handshake ? ["ignore", "pipe", "pipe", "pipe", "pipe"] : ["ignore", "pipe", "pipe"],
+      stdio: [...base, ...extra.map((fd) => (typeof fd === "number" ? fd : "pipe"))] as Array<
+        "ignore" | "pipe" | number
+      >,
     });
+    extra.forEach((fd, index) => {
+      if (typeof fd === "number") return;
+      const pipe = started.stdio[base.length + index] as Writable | null;
+      pipe?.on("error", () => undefined);
+      pipe?.end(fd);
+    });
+    return started;
+  };
   let spawned: ChildProcess | undefined;
   const bornInCgroup =
     cgroup !== null && !input.handshake
@@ -69,6 +85,13 @@ export async function supervise(input: SuperviseInput): Promise<Supervised> {
         })
       : false;
   const child: ChildProcess = spawned ?? start();
+  // Listened for at once: a sandbox that fails during the hand-shake may exit before anything else is awaited.
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null; error?: Error }>(
+    (resolve) => {
+      child.once("error", (error) => resolve({ code: null, signal: null, error }));
+      child.once("exit", (code, signal) => resolve({ code, signal }));
+    },
+  );
 
   let outcome = null as LimitOutcome | null;
   const chunks: Buffer[] = [];
@@ -123,7 +146,27 @@ export async function supervise(input: SuperviseInput): Promise<Supervised> {
   const stdout = child.stdout as Readable;
   const stderr = child.stderr as Readable;
   stdout.on("data", collect(stdoutChunks));
-  stderr.on("data", collect(stderrChunks));
+  const toStderr = collect(stderrChunks);
+  const preamble = input.stderrPreamble;
+  if (preamble === undefined) stderr.on("data", toStderr);
+  else {
+    // The wrapper writes its line before it execs the sandbox, so it is the very first stderr bytes.
+    let head: Buffer | null = Buffer.alloc(0);
+    const flushHead = (): void => {
+      if (head === null) return;
+      const text = head.toString("latin1");
+      const match = preamble.exec(text);
+      const rest = match?.index === 0 ? head.subarray(match[0].length) : head;
+      head = null;
+      if (rest.length > 0) toStderr(rest);
+    };
+    stderr.on("data", (chunk: Buffer) => {
+      if (head === null) return toStderr(chunk);
+      head = Buffer.concat([head, chunk]);
+      if (head.includes(10) || head.length >= 128) flushHead();
+    });
+    stderr.once("end", flushHead);
+  }
 
   if (child.pid !== undefined && cgroup !== null) {
     if (input.handshake) {
@@ -163,12 +206,7 @@ export async function supervise(input: SuperviseInput): Promise<Supervised> {
   sampleMemory();
   const poll = setInterval(sampleMemory, input.pollIntervalMs);
 
-  const exit = await new Promise<{ code: number | null; signal: NodeJS.Signals | null; error?: Error }>(
-    (resolve) => {
-      child.once("error", (error) => resolve({ code: null, signal: null, error }));
-      child.once("exit", (code, signal) => resolve({ code, signal }));
-    },
-  );
+  const exit = await exited;
   const durationMs = Math.round(input.now() - started);
   clearTimeout(timer);
   clearInterval(poll);

@@ -8,7 +8,9 @@ export type RunStatus =
   | "memory_limit"
   | "output_limit"
   | "refused"
-  | "sandbox_unavailable";
+  | "sandbox_unavailable"
+  /** The run did something the sandbox forbids and that was undone (e.g. planted git metadata). */
+  | "sandbox_violation";
 
 export type SandboxLevel = 1 | 2 | 3;
 
@@ -65,6 +67,8 @@ export interface RunRequest {
   scanPaths?: string[];
   /** Level 3: critical findings were approved for this skill (exec.approve_scan_findings). */
   scanApproved?: boolean;
+  /** Host uid sandboxed runs use when skillgate runs as root (default DEFAULT_SANDBOX_UID; exec.sandbox_uid). */
+  sandboxUid?: number;
   /** bubblewrap binary (default: $SKILLGATE_BWRAP, else `bwrap` on PATH). */
   bwrapPath?: string;
   /** Unique id of this run (default: random); also set as SKILLGATE_RUN_ID. */

@@ -1,9 +1,8 @@
 // RunSkillScript: validates every [skill_id, script, args] command first, then runs them in order (no shell) and records use.
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { z } from "zod";
 import { skillgateHome } from "../config/home.js";
 import { type ErrorCode, isSkillgateError } from "../errors.js";
+import { privateTmpDir } from "../exec/identity.js";
 import { checkScriptPath, resolveRunner, runPlanFor, runScript, splitArgs } from "../exec/index.js";
 import { tsCacheDir, withTsFastPath } from "../exec/ts-fast-path.js";
 import type { RunRequest, RunResult } from "../exec/types.js";
@@ -218,8 +217,9 @@ export async function requestFor(
     env,
     network: plan.network,
     persistentPaths: plan.persistentPaths,
-    // Shared with the host so a helper's "temp file kept: <path>" still exists after the run.
-    tmpDir: join(tmpdir(), "skillgate-tmp"),
+    // Host-visible so a helper's "temp file kept: <path>" still exists after the run; private per user and workspace.
+    tmpDir: privateTmpDir(session.paths.root),
+    sandboxUid: session.config.exec.sandbox_uid,
     limits: plan.limits,
     sandboxLevel: plan.sandboxLevel,
     allowUnsandboxed: session.config.exec.allow_unsandboxed,
@@ -292,7 +292,19 @@ export async function runSkillScript(
   const records: CommandRecord[] = [];
   const sections: string[] = [];
   for (const command of prepared) {
-    const { request, warnings } = await requestFor(session, command, deps.env);
+    let prepared_: Awaited<ReturnType<typeof requestFor>>;
+    try {
+      prepared_ = await requestFor(session, command, deps.env);
+    } catch (error) {
+      if (!isSkillgateError(error)) throw error;
+      const done = command.index - 1;
+      return errorResult(
+        error.code,
+        `Command ${command.index} failed before it ran: ${error.message}\n\n${done === 0 ? "No earlier command ran." : `Commands 1-${done} succeeded; their side effects stay (nothing is rolled back).`} Fix the cause shown above and call RunSkillScript again.`,
+        { commands: records, failed_command: command.index, ran: records.length, total: prepared.length },
+      );
+    }
+    const { request, warnings } = prepared_;
     const result = await deps.runScript(request);
     const record = recordOf(command, result, warnings);
     records.push(record);

@@ -555,7 +555,13 @@ describe.sequential("hostile script names and skill declarations are refused bef
 
   it("drops poisoned variables declared in skill metadata", async () => {
     const plan = runPlanFor(
-      ExecSchema.parse({}),
+      ExecSchema.parse({
+        grants: {
+          "tests/hostile": {
+            env: ["LD_PRELOAD", "NODE_OPTIONS", "PYTHONPATH", "BASH_ENV", "http_proxy", "ADV_DECLARED_VAR"],
+          },
+        },
+      }),
       {
         id: "tests/hostile",
         metadata: {

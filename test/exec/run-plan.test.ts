@@ -55,41 +55,57 @@ describe("runPlanFor", () => {
     expect(runPlanFor(capped, skill({}, "x"), hostEnv).limits.timeoutMs).toBe(60_000);
   });
 
-  it("grants the network only for skillgate-network: true", () => {
-    const exec = ExecSchema.parse({});
-    expect(runPlanFor(exec, skill({ "skillgate-network": "true" }), hostEnv).network).toBe(true);
-    expect(runPlanFor(exec, skill({ "skillgate-network": "false" }), hostEnv)).toMatchObject({
+  it("gives the network only when the operator grants it, whatever the metadata says", () => {
+    const none = ExecSchema.parse({});
+    expect(runPlanFor(none, skill({ "skillgate-network": "true" }), hostEnv)).toMatchObject({
+      network: false,
+      warnings: [
+        "skill 'group/skill' asks for the network (metadata skillgate-network) but the operator has not granted it, so its runs have none; fix: set exec.grants.group/skill.network: true in the config if you trust it",
+      ],
+    });
+    const granted = ExecSchema.parse({ grants: { "group/skill": { network: true } } });
+    expect(runPlanFor(granted, skill({}), hostEnv)).toMatchObject({ network: true, warnings: [] });
+    expect(runPlanFor(granted, skill({}, "other"), hostEnv).network).toBe(false);
+    expect(runPlanFor(none, skill({ "skillgate-network": "false" }), hostEnv)).toMatchObject({
       network: false,
       warnings: [],
     });
-    expect(runPlanFor(exec, skill({ "skillgate-network": "yes" }), hostEnv)).toMatchObject({
-      network: false,
-      warnings: [
-        'skill \'group/skill\': metadata skillgate-network is "yes"; only "true" grants the network, so it stays off',
-      ],
-    });
   });
 
-  it("passes declared host variables and refuses dangerous ones", () => {
-    const plan = runPlanFor(
-      ExecSchema.parse({}),
-      skill({
-        "skillgate-env":
-          "API_TOKEN, MISSING_ONE,LD_PRELOAD,NODE_OPTIONS,PYTHONPATH,HTTPS_PROXY,PATH,UV_CACHE_DIR,bad-name",
-      }),
-      hostEnv,
-    );
+  it("passes granted host variables, refuses dangerous ones and warns about ungranted declarations", () => {
+    const exec = ExecSchema.parse({
+      grants: {
+        "group/skill": {
+          env: [
+            "API_TOKEN",
+            "MISSING_ONE",
+            "LD_PRELOAD",
+            "NODE_OPTIONS",
+            "PYTHONPATH",
+            "HTTPS_PROXY",
+            "PATH",
+            "UV_CACHE_DIR",
+            "bad-name",
+          ],
+        },
+      },
+    });
+    const plan = runPlanFor(exec, skill({ "skillgate-env": "API_TOKEN, SECRET_KEY" }), hostEnv);
     expect(plan.envNames).toEqual(["API_TOKEN", "MISSING_ONE"]);
     expect(plan.extraEnv).toEqual({ API_TOKEN: "t0k" });
     expect(plan.warnings).toEqual([
-      "skill 'group/skill': metadata skillgate-env names LD_PRELOAD, which belongs to a family that loads code, reroutes traffic or controls skillgate; it is not passed",
-      "skill 'group/skill': metadata skillgate-env names NODE_OPTIONS, which can change how interpreters or shells load code; it is not passed",
-      "skill 'group/skill': metadata skillgate-env names PYTHONPATH, which belongs to a family that loads code, reroutes traffic or controls skillgate; it is not passed",
-      "skill 'group/skill': metadata skillgate-env names HTTPS_PROXY, which reroutes network traffic; it is not passed",
-      "skill 'group/skill': metadata skillgate-env names PATH, which is set by skillgate itself; it is not passed",
-      "skill 'group/skill': metadata skillgate-env names UV_CACHE_DIR, which is set by a cache declaration; it is not passed",
-      "skill 'group/skill': metadata skillgate-env names bad-name, which is not a valid variable name; it is not passed",
+      "skill 'group/skill' asks for the host variable SECRET_KEY (metadata skillgate-env) but the operator has not granted it, so it is not passed; fix: add SECRET_KEY to exec.grants.group/skill.env in the config if you trust it",
+      "exec.grants.group/skill.env names LD_PRELOAD, which belongs to a family that loads code, reroutes traffic or controls skillgate; it is not passed",
+      "exec.grants.group/skill.env names NODE_OPTIONS, which can change how interpreters or shells load code; it is not passed",
+      "exec.grants.group/skill.env names PYTHONPATH, which belongs to a family that loads code, reroutes traffic or controls skillgate; it is not passed",
+      "exec.grants.group/skill.env names HTTPS_PROXY, which reroutes network traffic; it is not passed",
+      "exec.grants.group/skill.env names PATH, which is set by skillgate itself; it is not passed",
+      "exec.grants.group/skill.env names UV_CACHE_DIR, which is set by a cache declaration; it is not passed",
+      "exec.grants.group/skill.env names bad-name, which is not a valid variable name; it is not passed",
     ]);
+    // A declaration alone passes nothing.
+    const ungranted = runPlanFor(ExecSchema.parse({}), skill({ "skillgate-env": "API_TOKEN" }), hostEnv);
+    expect(ungranted.extraEnv).toEqual({});
   });
 
   it("maps uv and bun caches under <skillgateHome>/cache", () => {

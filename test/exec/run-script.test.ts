@@ -170,7 +170,8 @@ describe.sequential("runScript", () => {
     const onlyOut = await h.request("write.sh", { args: [join(h.ws, "b.txt")], writablePaths: [h.out] });
     expect((await runScript(onlyOut)).status).toBe("nonzero_exit");
     expect(existsSync(join(h.ws, "b.txt"))).toBe(false);
-    expect((await runScript({ ...onlyOut, args: [join(h.out, "c.txt")] })).status).toBe("ok");
+    const inOut = await runScript({ ...onlyOut, args: [join(h.out, "c.txt")] });
+    expect(inOut.status, inOut.output).toBe("ok");
     expect(existsSync(join(h.out, "c.txt"))).toBe(true);
     for (const target of [
       join(h.ws, ".git", "hooks", "post-checkout"),

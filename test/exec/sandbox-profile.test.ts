@@ -100,15 +100,19 @@ describe("bwrapArgv", () => {
       "--size",
       "1024",
       "--tmpfs",
+      "/dev/shm",
+      "--size",
+      "1024",
+      "--tmpfs",
       "/tmp",
       "--dir",
       "/tmp/home",
-      "--ro-bind",
-      "/opt/py",
-      "/opt/py",
       "--bind",
       "/home/u/ws",
       "/home/u/ws",
+      "--ro-bind",
+      "/opt/py",
+      "/opt/py",
       "--ro-bind",
       "/home/u/ws/.git",
       "/home/u/ws/.git",
@@ -122,6 +126,8 @@ describe("bwrapArgv", () => {
       "--ro-bind",
       "/home/u/ws/.ucagent/skills/s",
       "/home/u/ws/.ucagent/skills/s",
+      "--remount-ro",
+      "/dev",
       "--remount-ro",
       "/",
       "--chdir",
@@ -158,11 +164,48 @@ describe("bwrapArgv", () => {
     );
   });
 
+  it("applies every read-only bind after the writable ones (installation and nested .git inside the workspace)", () => {
+    const argv = bwrapArgv(
+      plan({
+        readOnlyPaths: ["/home/u/ws/node_modules"],
+        protectedPaths: ["/home/u/ws/dut/.git", "/home/u/ws/tools/skillgate"],
+      }),
+      host,
+    ).join(" ");
+    const writable = argv.indexOf("--bind /home/u/ws /home/u/ws");
+    for (const readOnly of [
+      "--ro-bind /home/u/ws/node_modules /home/u/ws/node_modules",
+      "--ro-bind /home/u/ws/dut/.git /home/u/ws/dut/.git",
+      "--ro-bind /home/u/ws/tools/skillgate /home/u/ws/tools/skillgate",
+      "--ro-bind /home/u/ws/.ucagent/skills/s /home/u/ws/.ucagent/skills/s",
+    ]) {
+      expect(argv.indexOf(readOnly), readOnly).toBeGreaterThan(writable);
+    }
+  });
+
+  it("makes /proc/sys read-only, masks /proc/sysrq-trigger and friends, sizes /dev/shm, loads seccomp", () => {
+    const procHost = {
+      kind: (path: string) =>
+        ["/proc/sys", "/proc/sysrq-trigger", "/proc/keys"].includes(path)
+          ? path === "/proc/sys"
+            ? "dir"
+            : "file"
+          : path === "/proc/acpi"
+            ? "dir"
+            : host.kind(path),
+    };
+    const argv = bwrapArgv(plan({ seccompFd: 5, shmSizeBytes: 77 }), procHost).join(" ");
+    expect(argv).toContain(
+      "--proc /proc --ro-bind /proc/sys /proc/sys --ro-bind /dev/null /proc/sysrq-trigger --ro-bind /dev/null /proc/keys --tmpfs /proc/acpi --remount-ro /proc/acpi --dev /dev --size 77 --tmpfs /dev/shm",
+    );
+    expect(argv).toContain("--remount-ro /dev --remount-ro / --seccomp 5 --chdir");
+  });
+
   it("leaves out options an older bwrap does not know", () => {
     const argv = bwrapArgv(plan({ features: { disableUserns: false, tmpfsSize: false } }), host);
     expect(argv).not.toContain("--disable-userns");
     expect(argv).not.toContain("--size");
-    expect(argv.join(" ")).toContain("--tmpfs /tmp --dir /tmp/home");
+    expect(argv.join(" ")).toContain("--tmpfs /dev/shm --tmpfs /tmp --dir /tmp/home");
   });
 
   it("adds the cgroup hand-shake descriptors when given", () => {
@@ -191,10 +234,15 @@ describe("installationPrefix", () => {
     ["/usr/bin/python3", null],
     ["/root/.pyenv/versions/3.11.7/bin/python3.11", "/root/.pyenv/versions/3.11.7"],
     ["/work/app/node_modules/tsx/dist/cli.mjs", "/work/app/node_modules"],
-    ["/root/bin/tool", "/root/bin"],
-    ["/root/tool", null],
-    ["/root/.local/bin/uv", "/root/.local"],
+    // Never a home folder or a folder directly inside one: only the executable itself.
+    ["/root/bin/tool", "/root/bin/tool"],
+    ["/root/tool", "/root/tool"],
+    ["/root/.local/bin/uv", "/root/.local/bin/uv"],
+    ["/root/.cargo/bin/rg", "/root/.cargo/bin/rg"],
+    ["/home/alice/.local/bin/uv", "/home/alice/.local/bin/uv"],
+    ["/home/alice/tools/node/bin/node", "/home/alice/tools/node"],
     ["/opt/node/bin/node", "/opt/node"],
+    ["/opt/bin/tool", "/opt"],
   ])("%s → %s", (executable, prefix) => {
     expect(installationPrefix(executable, "/root")).toBe(prefix);
   });

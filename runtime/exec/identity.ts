@@ -1,0 +1,187 @@
+// Who a sandboxed run is on the host: root drops to a dedicated unprivileged uid (setpriv) that POSIX ACLs let into the writable area only.
+import { spawnSync } from "node:child_process";
+import { createHash } from "node:crypto";
+import { chmodSync, lstatSync, mkdirSync, type Stats } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { SkillgateError } from "../errors.js";
+import { findExecutable } from "./runner.js";
+import { scanWritableArea, type WritableScan } from "./writable-area.js";
+
+/** Default host uid of sandboxed runs started by root: high, outside every distribution's user and subuid ranges. */
+export const DEFAULT_SANDBOX_UID = 2_147_000_001;
+
+export interface SandboxIdentity {
+  /** Host uid (and gid) the sandbox runs as. */
+  uid: number;
+  /** Argv prefix that switches to it (empty when skillgate already runs as that uid). */
+  prefix: string[];
+  /** True when root dropped to `uid`, so the writable area needs ACLs for it. */
+  dropped: boolean;
+}
+
+const SYSTEM_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
+
+/**
+ * Root runs the sandbox as `sandboxUid` (never host uid 0: bwrap would map the sandbox user onto it); anyone else
+ * runs it as themselves, which is already unprivileged.
+ */
+export function sandboxIdentity(sandboxUid: number, uid = process.getuid?.() ?? -1): SandboxIdentity {
+  if (uid !== 0) return { uid, prefix: [], dropped: false };
+  if (!Number.isInteger(sandboxUid) || sandboxUid <= 0) {
+    throw new SkillgateError(
+      "CONFIG_INVALID",
+      `exec.sandbox_uid is ${sandboxUid}; the sandbox must run as an unprivileged host uid; fix: set exec.sandbox_uid to a positive uid no real user has (default ${DEFAULT_SANDBOX_UID})`,
+    );
+  }
+  const setpriv = findExecutable("setpriv", SYSTEM_PATH);
+  if (setpriv === null) {
+    throw new SkillgateError(
+      "SANDBOX_UNAVAILABLE",
+      "SANDBOX_UNAVAILABLE: skillgate runs as root and needs setpriv (util-linux) to start the sandbox as an unprivileged uid; fix: apt-get install util-linux",
+    );
+  }
+  const id = String(sandboxUid);
+  return {
+    uid: sandboxUid,
+    prefix: [setpriv, `--reuid=${id}`, `--regid=${id}`, "--clear-groups", "--no-new-privs", "--"],
+    dropped: true,
+  };
+}
+
+/** Runs setfacl with the paths on stdin (never through a shell), or returns why it failed. */
+function setfacl(args: string[], paths: string[]): string | null {
+  if (paths.length === 0) return null;
+  const setfaclPath = findExecutable("setfacl", SYSTEM_PATH);
+  if (setfaclPath === null) return "setfacl (package acl) is not installed";
+  const run = spawnSync(setfaclPath, [...args, "-"], {
+    input: `${paths.join("\n")}\n`,
+    encoding: "utf8",
+    timeout: 60_000,
+    stdio: ["pipe", "ignore", "pipe"],
+  });
+  if (run.error) return `setfacl could not run: ${run.error.message}`;
+  if (run.status !== 0) return `setfacl failed: ${run.stderr.trim().split("\n").slice(0, 3).join("; ")}`;
+  return null;
+}
+
+/**
+ * Lets `uid` read and write the writable area (existing entries, and through default ACLs what is created
+ * later) while the owner keeps full use of what the run creates. Skips symlinks, hard-linked files and the
+ * entries `scan` excluded (git metadata, skillgate state, sensitive paths): an ACL follows the inode.
+ */
+export function grantWritable(scan: WritableScan, uid: number, owner: number): void {
+  const dirs = scan.entries.filter((entry) => entry.dir).map((entry) => entry.path);
+  const files = scan.entries.filter((entry) => !entry.dir).map((entry) => entry.path);
+  const problem =
+    setfacl(["-m", `u:${uid}:rwX,m::rwX`], [...dirs, ...files]) ??
+    setfacl(["-d", "-m", `u:${uid}:rwx,u:${owner}:rwx,m::rwx`], dirs);
+  if (problem !== null) {
+    throw new SkillgateError(
+      "SANDBOX_UNAVAILABLE",
+      `SANDBOX_UNAVAILABLE: cannot give the sandbox uid ${uid} access to the writable area ${scan.roots.join(", ")}: ${problem}; fix: apt-get install acl and use a file system with POSIX ACLs, or run skillgate as a normal user`,
+    );
+  }
+}
+
+const granted = new Set<string>();
+
+/**
+ * Search (x) on every ancestor of `paths` and read+search on the read-only sources themselves, where the
+ * sandbox uid lacks them (e.g. /root, mkdtemp folders). Search alone lists nothing: inside the sandbox only
+ * the bound folders exist, so this opens no other host file to a script.
+ */
+export function grantTraverse(paths: string[], uid: number): void {
+  const searchOnly = new Set<string>();
+  const readable = new Set<string>();
+  for (const path of paths) {
+    let dir = dirname(path);
+    while (dir !== dirname(dir)) {
+      searchOnly.add(dir);
+      dir = dirname(dir);
+    }
+    readable.add(path);
+  }
+  const lacking = (path: string, bits: number): boolean => {
+    if (granted.has(`${uid}\0${bits}\0${path}`)) return false;
+    const info = lstatSync(path, { throwIfNoEntry: false });
+    return info?.isDirectory() === true && info.uid !== uid && (info.mode & bits) !== bits;
+  };
+  const search = [...searchOnly].filter((path) => !readable.has(path) && lacking(path, 0o001));
+  const read = [...readable].filter((path) => lacking(path, 0o005));
+  const problem = setfacl(["-m", `u:${uid}:x`], search) ?? setfacl(["-m", `u:${uid}:rx`], read);
+  if (problem !== null) {
+    throw new SkillgateError(
+      "SANDBOX_UNAVAILABLE",
+      `SANDBOX_UNAVAILABLE: cannot let the sandbox uid ${uid} reach ${[...search, ...read].join(", ")}: ${problem}; fix: apt-get install acl, or run skillgate as a normal user`,
+    );
+  }
+  for (const path of search) granted.add(`${uid}\0${0o001}\0${path}`);
+  for (const path of read) granted.add(`${uid}\0${0o005}\0${path}`);
+}
+
+/** grantWritable for folders skillgate owns (caches): walked once per process, default ACLs cover the rest. */
+export function grantOnce(dirs: string[], uid: number): void {
+  const fresh = dirs.filter((dir) => !granted.has(`${uid}\0${dir}`));
+  if (fresh.length === 0) return;
+  grantWritable(scanWritableArea(fresh, { skip: () => false }), uid, 0);
+  for (const dir of fresh) granted.add(`${uid}\0${dir}`);
+}
+
+function checkOwnedFolder(path: string, info: Stats, uid: number): void {
+  if (info.isSymbolicLink() || !info.isDirectory() || info.uid !== uid || (info.mode & 0o007) !== 0) {
+    const what = info.isSymbolicLink()
+      ? "a symlink"
+      : !info.isDirectory()
+        ? "not a folder"
+        : info.uid !== uid
+          ? `owned by uid ${info.uid}`
+          : `mode ${(info.mode & 0o777).toString(8)}`;
+    throw new SkillgateError(
+      "SANDBOX_UNAVAILABLE",
+      `SANDBOX_UNAVAILABLE: the run temp folder ${path} is ${what}, expected a folder of uid ${uid} that others cannot enter (mode 700); fix: remove it (someone else may have planted it) and retry`,
+    );
+  }
+}
+
+function ensurePrivateFolder(path: string, uid: number): void {
+  try {
+    mkdirSync(path, { mode: 0o700 });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+  }
+  const info = lstatSync(path);
+  // Group bits may be the ACL mask of the sandbox uid's entry (root only); others never get in.
+  if (info.uid === uid && info.isDirectory() && !info.isSymbolicLink() && (info.mode & 0o007) !== 0) {
+    chmodSync(path, 0o700);
+    checkOwnedFolder(path, lstatSync(path), uid);
+    return;
+  }
+  checkOwnedFolder(path, info, uid);
+}
+
+/**
+ * The host-visible temp folder of runs in `workspace`: `<tmp>/skillgate-<uid>/<workspace hash>`, both levels
+ * mode 0700 and checked with lstat (owner, no symlink), never a fixed shared name another user could plant.
+ */
+export function privateTmpDir(workspace: string, base = tmpdir(), uid = process.getuid?.() ?? 0): string {
+  const user = join(base, `skillgate-${uid}`);
+  ensurePrivateFolder(user, uid);
+  const dir = join(user, createHash("sha256").update(workspace).digest("hex").slice(0, 16));
+  ensurePrivateFolder(dir, uid);
+  return dir;
+}
+
+/** Traverse-only ACL for the sandbox uid on the per-user temp parent, full access on the run folder. */
+export function grantTmpDir(dir: string, uid: number): void {
+  const problem =
+    setfacl(["-m", `u:${uid}:x`], [join(dir, "..")]) ??
+    setfacl(["-m", `u:${uid}:rwx,m::rwx`], [dir]) ??
+    setfacl(["-d", "-m", `u:${uid}:rwx,u:${process.getuid?.() ?? 0}:rwx,m::rwx`], [dir]);
+  if (problem !== null) {
+    throw new SkillgateError(
+      "SANDBOX_UNAVAILABLE",
+      `SANDBOX_UNAVAILABLE: cannot give the sandbox uid ${uid} access to the run temp folder ${dir}: ${problem}; fix: apt-get install acl`,
+    );
+  }
+}

@@ -1,0 +1,156 @@
+// Host-side preparation of one bwrap run: unprivileged identity, ACL grants, read-only git metadata and installation, seccomp and bind descriptors.
+import { closeSync, existsSync, lstatSync, readFileSync, realpathSync, statSync } from "node:fs";
+import { dirname, isAbsolute, join, resolve } from "node:path";
+import { type BwrapPlan, boundSources, isUnder } from "./bwrap.js";
+import {
+  grantOnce,
+  grantTmpDir,
+  grantTraverse,
+  grantWritable,
+  type SandboxIdentity,
+  sandboxIdentity,
+} from "./identity.js";
+import { findExecutable, ownPackageRoot } from "./runner.js";
+import { seccompProgram, seccompSupported } from "./seccomp.js";
+import { newGitPaths, removePlanted, scanWritableArea } from "./writable-area.js";
+
+export interface SetupInput {
+  writablePaths: string[];
+  persistentPaths: string[];
+  tmpDir?: string;
+  sensitivePaths: string[];
+  sandboxUid: number;
+  /** Descriptor number the first extra descriptor gets in bwrap (after stdio and the hand-shake pair). */
+  firstFd: number;
+}
+
+export interface SandboxSetup {
+  identity: SandboxIdentity;
+  /** Argv before bwrap: setpriv (root only), then keyctl for a fresh session keyring when available. */
+  prefix: string[];
+  /** Fields merged into the bwrap plan. */
+  plan: Pick<BwrapPlan, "protectedPaths" | "seccompFd">;
+  /** What bwrap gets from `firstFd` on, in order: bytes to read from a pipe (the seccomp program). */
+  fds: Array<number | Buffer>;
+  warnings: string[];
+  /** What the keyctl wrapper prints first on stderr. */
+  stderrPreamble?: RegExp;
+  /** Closes the descriptors (call once spawned). */
+  release(): void;
+  /** After the run: removes `.git` entries the run created; returns the removed paths. */
+  removePlantedGit(): string[];
+}
+
+const SYSTEM_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
+let programCache: Buffer | null = null;
+
+/** skillgate's installation parts that must stay read-only wherever the workspace is. */
+function installationPaths(writable: string[]): string[] {
+  const root = ownPackageRoot();
+  if (root === null) return [];
+  const parts = ["dist", "runtime", "node_modules", "skills", "scripts", "package.json"].map((name) =>
+    join(root, name),
+  );
+  // The whole package when a writable folder contains it; its parts when the workspace lies inside it.
+  const inside = writable.some((path) => isUnder(path, root) && path !== root);
+  const candidates = writable.some((path) => isUnder(root, path)) && !inside ? [root] : parts;
+  return candidates.filter((path) => existsSync(path) && writable.some((w) => isUnder(path, w)));
+}
+
+/** A `.git` file or symlink names the real git folder (and a worktree's common folder): those must be read-only too. */
+function gitTargets(gitPath: string): string[] {
+  const targets: string[] = [];
+  const add = (path: string): void => {
+    try {
+      targets.push(realpathSync(path));
+    } catch {
+      // dangling: nothing to protect
+    }
+  };
+  const info = lstatSync(gitPath, { throwIfNoEntry: false });
+  if (!info) return targets;
+  if (info.isSymbolicLink()) add(gitPath);
+  else if (info.isFile() && info.size < 4096) {
+    const match = /^gitdir:\s*(.+?)\s*$/m.exec(readFileSync(gitPath, "utf8"));
+    if (match?.[1]) {
+      const gitDir = isAbsolute(match[1]) ? match[1] : resolve(dirname(gitPath), match[1]);
+      add(gitDir);
+      const common = join(gitDir, "commondir");
+      if (existsSync(common)) add(resolve(gitDir, readFileSync(common, "utf8").trim()));
+    }
+  }
+  return targets;
+}
+
+export function prepareSandbox(input: SetupInput, planBase: BwrapPlan): SandboxSetup {
+  const identity = sandboxIdentity(input.sandboxUid);
+  const warnings: string[] = [];
+  const roots = input.writablePaths;
+  const skip = (path: string): boolean =>
+    roots.some((root) => path === join(root, ".ucagent")) ||
+    input.sensitivePaths.some((sensitive) => isUnder(path, sensitive));
+  const scan = scanWritableArea(roots, { skip });
+  if (scan.truncated) {
+    warnings.push(
+      `the writable area has more than ${scan.entries.length} entries; git metadata beyond them is not protected; fix: run scripts with a smaller workspace`,
+    );
+  }
+  const gitProtected = scan.gitPaths.flatMap((path) => {
+    const kind = lstatSync(path, { throwIfNoEntry: false });
+    const own = kind?.isSymbolicLink() ? [] : [path];
+    return [...own, ...gitTargets(path).filter((target) => roots.some((root) => isUnder(target, root)))];
+  });
+  const protectedPaths = [...new Set([...gitProtected, ...installationPaths(roots)])];
+
+  if (identity.dropped) {
+    const owner = statSync(roots[0] ?? "/").uid;
+    grantWritable(scan, identity.uid, owner);
+    grantOnce(input.persistentPaths, identity.uid);
+    if (input.tmpDir !== undefined) grantTmpDir(input.tmpDir, identity.uid);
+  }
+
+  const fds: Array<number | Buffer> = [];
+  let seccompFd: number | undefined;
+  if (seccompSupported()) {
+    // Through a pipe, not a file: no file a script could reach can change the next run's filter.
+    programCache ??= seccompProgram();
+    seccompFd = input.firstFd + fds.length;
+    fds.push(programCache);
+  } else {
+    warnings.push(
+      `no seccomp filter: architecture ${process.arch} has no syscall table (x86_64 and aarch64 do)`,
+    );
+  }
+  // bwrap, started as the sandbox uid, must be able to walk to every source it binds.
+  if (identity.dropped) grantTraverse(boundSources({ ...planBase, protectedPaths }), identity.uid);
+  const keyctl = findExecutable("keyctl", SYSTEM_PATH);
+  if (keyctl === null) {
+    warnings.push(
+      "the sandbox keeps skillgate's session keyring (keyctl of keyutils is missing); keyring syscalls are denied by seccomp all the same",
+    );
+  }
+  return {
+    identity,
+    prefix: [...identity.prefix, ...(keyctl === null ? [] : [keyctl, "session", "-"])],
+    plan: { protectedPaths, ...(seccompFd === undefined ? {} : { seccompFd }) },
+    fds,
+    warnings,
+    ...(keyctl === null ? {} : { stderrPreamble: /^Joined session keyring: \d+\n/ }),
+    release() {
+      for (const fd of fds) {
+        if (typeof fd !== "number") continue;
+        try {
+          closeSync(fd);
+        } catch {
+          // closed already
+        }
+      }
+      fds.length = 0;
+    },
+    removePlantedGit() {
+      const planted = newGitPaths(roots, scan.gitPaths, skip);
+      const left = removePlanted(planted);
+      return planted.filter((path) => !left.includes(path));
+    },
+  };
+}
