@@ -91,7 +91,7 @@ const granted = new Set<string>();
  * sandbox uid lacks them (e.g. /root, mkdtemp folders). Search alone lists nothing: inside the sandbox only
  * the bound folders exist, so this opens no other host file to a script.
  */
-export function grantTraverse(paths: string[], uid: number): void {
+export function grantTraverse(paths: string[], uid: number, writable: readonly string[] = []): void {
   const searchOnly = new Set<string>();
   const readable = new Set<string>();
   for (const path of paths) {
@@ -100,14 +100,16 @@ export function grantTraverse(paths: string[], uid: number): void {
       searchOnly.add(dir);
       dir = dirname(dir);
     }
-    readable.add(path);
+    if (!writable.includes(path)) readable.add(path);
   }
   const lacking = (path: string, bits: number): boolean => {
     if (granted.has(`${uid}\0${bits}\0${path}`)) return false;
     const info = lstatSync(path, { throwIfNoEntry: false });
     return info?.isDirectory() === true && info.uid !== uid && (info.mode & bits) !== bits;
   };
-  const search = [...searchOnly].filter((path) => !readable.has(path) && lacking(path, 0o001));
+  const search = [...searchOnly].filter(
+    (path) => !readable.has(path) && !writable.includes(path) && lacking(path, 0o001),
+  );
   const read = [...readable].filter((path) => lacking(path, 0o005));
   const problem = setfacl(["-m", `u:${uid}:x`], search) ?? setfacl(["-m", `u:${uid}:rx`], read);
   if (problem !== null) {

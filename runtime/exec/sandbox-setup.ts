@@ -122,7 +122,14 @@ export function prepareSandbox(input: SetupInput, planBase: BwrapPlan): SandboxS
     );
   }
   // bwrap, started as the sandbox uid, must be able to walk to every source it binds.
-  if (identity.dropped) grantTraverse(boundSources({ ...planBase, protectedPaths }), identity.uid);
+  if (identity.dropped) {
+    const writable = [
+      ...roots,
+      ...input.persistentPaths,
+      ...(input.tmpDir === undefined ? [] : [input.tmpDir]),
+    ];
+    grantTraverse(boundSources({ ...planBase, protectedPaths }), identity.uid, writable);
+  }
   const keyctl = findExecutable("keyctl", SYSTEM_PATH);
   if (keyctl === null) {
     warnings.push(
