@@ -23,6 +23,8 @@ export const ERROR_CODES = [
   "NOT_TEXT",
   "SANDBOX_UNAVAILABLE",
   "SCAN_REFUSED",
+  "SANDBOX_VIOLATION", // a run did what the sandbox forbids (planted git metadata, write budget); undone or killed
+  "SCRIPT_COMPILE_FAILED", // a .ts helper failed to compile on the fast path (syntax error, not a regular file, too slow)
   "STAGE_INVALID", // workflow/stage config problem
   "WORKFLOW_FINISHED",
   "SKILL_USAGE_INCOMPLETE",

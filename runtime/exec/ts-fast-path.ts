@@ -1,9 +1,21 @@
 // Fast path behind the `tsx` runner mapping: esbuild-compile a self-contained .ts helper once, cache it by content hash, run it with node.
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import {
+  closeSync,
+  constants,
+  existsSync,
+  fstatSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  writeFileSync,
+} from "node:fs";
 import { builtinModules, createRequire } from "node:module";
-import { basename, join } from "node:path";
+import { basename, dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
+import type * as esbuild from "esbuild";
+import { SkillgateError } from "../errors.js";
 import type { RunRequest } from "./types.js";
 
 // esbuild's API loads only on a cache miss; a cache hit needs only its version (part of the key).
@@ -11,7 +23,7 @@ const esbuildVersion = (): string =>
   (createRequire(import.meta.url)("esbuild/package.json") as { version: string }).version;
 
 /** Bump when the compiled shape changes so stale cache entries are never reused. */
-const FAST_PATH_FORMAT = "1";
+const FAST_PATH_FORMAT = "2";
 const BUILTINS = new Set(builtinModules);
 
 export interface CompiledHelper {
@@ -40,12 +52,82 @@ function writeAtomically(file: string, text: string): void {
   renameSync(temp, file);
 }
 
+/** Largest helper the fast path compiles; bigger ones are refused as a tool result. */
+const MAX_SOURCE_BYTES = 4 * 1024 * 1024;
+/** esbuild compiles a helper in milliseconds; a minute means something is wrong, not slow. */
+const COMPILE_TIMEOUT_MS = 30_000;
+
+function compileError(scriptPath: string, problem: string, fix: string): SkillgateError {
+  return new SkillgateError(
+    "SCRIPT_COMPILE_FAILED",
+    `TypeScript helper ${basename(scriptPath)} (${scriptPath}) ${problem}; fix: ${fix}`,
+    { script: scriptPath },
+  );
+}
+
+/** Reads the entry without blocking on a FIFO and without following a symlink: a regular file, size-capped. */
+function readEntry(scriptPath: string): Buffer {
+  let fd: number;
+  try {
+    fd = openSync(scriptPath, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOFOLLOW);
+  } catch (error) {
+    throw compileError(
+      scriptPath,
+      `cannot be opened (${(error as Error).message})`,
+      "ship the helper as a plain file",
+    );
+  }
+  try {
+    const info = fstatSync(fd);
+    if (!info.isFile())
+      throw compileError(scriptPath, "is not a regular file", "ship the helper as a plain file");
+    if (info.size > MAX_SOURCE_BYTES) {
+      throw compileError(
+        scriptPath,
+        `is ${info.size} bytes, over the ${MAX_SOURCE_BYTES}-byte limit of the fast path`,
+        "split the helper or map it to another runner",
+      );
+    }
+    return readFileSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Every import stays external, so esbuild opens nothing on the host but the entry it is handed. */
+const externaliseAll: esbuild.Plugin = {
+  name: "skillgate-external",
+  setup(build) {
+    build.onResolve({ filter: /.*/ }, (args) => ({ path: args.path, external: true }));
+  },
+};
+
+function withTimeout<T>(work: Promise<T>, scriptPath: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, fail) => {
+    timer = setTimeout(
+      () =>
+        fail(
+          compileError(
+            scriptPath,
+            `did not compile within ${COMPILE_TIMEOUT_MS / 1000} s`,
+            "simplify the helper or map it to another runner",
+          ),
+        ),
+      COMPILE_TIMEOUT_MS,
+    );
+  });
+  return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
+}
+
 /**
  * Returns the cached node entry for a .ts helper, compiling it on a cache miss; null when the helper imports
- * anything but node built-ins (relative modules or packages), which only real tsx resolves faithfully.
+ * anything but node built-ins (relative modules or packages), which only real tsx (inside the sandbox) resolves.
+ * The host side reads only the entry file: no import, tsconfig or package.json is opened here. A compile
+ * failure throws SCRIPT_COMPILE_FAILED (a tool result), never an internal error.
  */
 export async function compileTsHelper(scriptPath: string, cacheDir: string): Promise<CompiledHelper | null> {
-  const source = readFileSync(scriptPath);
+  const source = readEntry(scriptPath);
   const key = createHash("sha256")
     .update(`${FAST_PATH_FORMAT}\0${esbuildVersion()}\0${scriptPath}\0`)
     .update(source)
@@ -56,30 +138,50 @@ export async function compileTsHelper(scriptPath: string, cacheDir: string): Pro
   if (existsSync(entry) && existsSync(body)) return { entry, compiled: false };
 
   const scriptUrl = pathToFileURL(scriptPath).href;
-  const esbuild = await import("esbuild");
-  const result = await esbuild.build({
-    entryPoints: [scriptPath],
-    bundle: true,
-    platform: "node",
-    format: "esm",
-    target: "node20",
-    packages: "external",
-    write: false,
-    outfile: body,
-    metafile: true,
-    sourcemap: "inline",
-    logLevel: "silent",
-    // The body lives in the cache, so import.meta must keep describing the .ts source.
-    define: {
-      "import.meta.url": JSON.stringify(scriptUrl),
-      "import.meta.filename": JSON.stringify(scriptPath),
-      "import.meta.dirname": JSON.stringify(join(scriptPath, "..")),
-    },
-  });
-  const inputs = Object.keys(result.metafile.inputs);
+  const { build } = await import("esbuild");
+  let result: esbuild.BuildResult<{ write: false; metafile: true }>;
+  try {
+    result = await withTimeout(
+      build({
+        stdin: {
+          contents: source.toString("utf8"),
+          sourcefile: scriptPath,
+          loader: "ts",
+          resolveDir: dirname(scriptPath),
+        },
+        bundle: true,
+        plugins: [externaliseAll],
+        tsconfigRaw: {},
+        platform: "node",
+        format: "esm",
+        target: "node20",
+        write: false,
+        outfile: body,
+        metafile: true,
+        sourcemap: "inline",
+        logLevel: "silent",
+        // The body lives in the cache, so import.meta must keep describing the .ts source.
+        define: {
+          "import.meta.url": JSON.stringify(scriptUrl),
+          "import.meta.filename": JSON.stringify(scriptPath),
+          "import.meta.dirname": JSON.stringify(join(scriptPath, "..")),
+        },
+      }),
+      scriptPath,
+    );
+  } catch (error) {
+    if (error instanceof SkillgateError) throw error;
+    const failure = error as { errors?: esbuild.Message[]; message?: string };
+    const first = failure.errors?.[0];
+    const where = first?.location ? `line ${first.location.line}, column ${first.location.column + 1}: ` : "";
+    throw compileError(
+      scriptPath,
+      `does not compile: ${where}${first?.text ?? failure.message ?? String(error)}`,
+      "fix the TypeScript error shown",
+    );
+  }
   const output = Object.values(result.metafile.outputs)[0];
-  const selfContained =
-    inputs.length === 1 && (output?.imports ?? []).every((imp) => isBuiltinImport(imp.path));
+  const selfContained = (output?.imports ?? []).every((imp) => isBuiltinImport(imp.path));
   const code = result.outputFiles[0]?.text;
   if (!selfContained || code === undefined) return null;
 

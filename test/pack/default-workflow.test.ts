@@ -52,8 +52,13 @@ function guideExample(guide: string): string {
 
 describe("runtime/config/default.yaml", () => {
   it("uses only the top-level keys the schema knows and workspace-relative DUT/OUT", () => {
-    expect(Object.keys(raw).sort()).toEqual(["DUT", "OUT", "skill", "stage"]);
+    expect(Object.keys(raw).sort()).toEqual(["DUT", "OUT", "exec", "skill", "stage"]);
     expect([config.DUT, config.OUT]).toEqual(["dut", "out"]);
+    // Only the operator grants capabilities: the bundled runners get the network they need for installs.
+    expect(config.exec.grants).toEqual({
+      "runners/python-runner": { network: true, env: [] },
+      "runners/js-runner": { network: true, env: [] },
+    });
     expect(config.skill.general_skill_list).toEqual(["authoring/skill-creator"]);
   });
 
