@@ -378,7 +378,7 @@ describe.sequential("b. skills off (--no-use-skill): guides + checkers complete 
     session = await home.open(ws, { argvFlags: ["--no-use-skill"] });
   });
 
-  it("copies no skill but copies the guides; only ReadTextFile, Check, Complete and Status are offered", () => {
+  it("copies no skill but copies the guides; of the workflow tools only ReadTextFile, Check, Complete and Status are offered", () => {
     expect(session.skillsEnabled).toBe(false);
     expect(existsSync(join(ws, ".ucagent", "skills"))).toBe(false);
     for (const guide of ["static_bug_analysis.md", "bug_reproduction.md", "summary.md"]) {
@@ -386,7 +386,12 @@ describe.sequential("b. skills off (--no-use-skill): guides + checkers complete 
         readFileSync(join(REPO, "guide_doc", guide), "utf8"),
       );
     }
-    expect(toolsFor(false).map((tool) => tool.name)).toEqual(["ReadTextFile", "Check", "Complete", "Status"]);
+    expect(toolsFor(false, { fileTools: false }).map((tool) => tool.name)).toEqual([
+      "ReadTextFile",
+      "Check",
+      "Complete",
+      "Status",
+    ]);
   });
 
   it.each(["ListSkill", "RunSkillScript", "SetSkillUsage"])(
