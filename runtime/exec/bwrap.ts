@@ -2,6 +2,7 @@
 import { spawnSync } from "node:child_process";
 import { existsSync, lstatSync, readlinkSync, statSync } from "node:fs";
 import { dirname, sep } from "node:path";
+import { cachedProbePassed, rememberProbePassed } from "./probe-cache.js";
 
 export interface BwrapPlan {
   bwrap: string;
@@ -265,10 +266,18 @@ function readFeatures(bwrap: string): BwrapFeatures {
   return { disableUserns: text.includes("--disable-userns"), tmpfsSize: text.includes("--size") };
 }
 
-/** Whether `bwrap` can build the sandbox here, with its optional features, or the reason (cached per path). */
-export function probeBwrap(bwrap: string): BwrapProbe {
+/**
+ * Whether `bwrap` can build the sandbox here, with its optional features, or the reason (cached per path in the
+ * process; a full-feature pass also in `diskCache`, when given, for the next process).
+ */
+export function probeBwrap(bwrap: string, diskCache?: string): BwrapProbe {
   const cached = probeCache.get(bwrap);
   if (cached !== undefined) return cached;
+  if (diskCache !== undefined && cachedProbePassed(bwrap, diskCache)) {
+    const passed: BwrapProbe = { ok: true, features: ALL_FEATURES };
+    probeCache.set(bwrap, passed);
+    return passed;
+  }
   let reason: string | null = null;
   let features = ALL_FEATURES;
   if (!existsSync(bwrap)) {
@@ -309,5 +318,7 @@ export function probeBwrap(bwrap: string): BwrapProbe {
   }
   const probe: BwrapProbe = reason === null ? { ok: true, features } : { ok: false, reason };
   probeCache.set(bwrap, probe);
+  if (diskCache !== undefined && probe.ok && features.disableUserns && features.tmpfsSize)
+    rememberProbePassed(bwrap, diskCache);
   return probe;
 }

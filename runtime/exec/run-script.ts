@@ -3,6 +3,7 @@ import { randomUUID } from "node:crypto";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync } from "node:fs";
 import { homedir, constants as osConstants, tmpdir } from "node:os";
 import { basename, dirname, join } from "node:path";
+import { skillgateHome } from "../config/home.js";
 import { isSkillgateError } from "../errors.js";
 import { type BwrapFeatures, type BwrapPlan, bwrapArgv, installationPrefix, probeBwrap } from "./bwrap.js";
 import { createPidsCgroup, type PidsCgroup } from "./cgroup.js";
@@ -62,7 +63,7 @@ function chooseSandbox(req: RunRequest, platform: NodeJS.Platform, env: NodeJS.P
   if (platform === "linux") {
     const bwrap =
       req.bwrapPath ?? env.SKILLGATE_BWRAP ?? findExecutable("bwrap", env.PATH) ?? "bwrap (not on PATH)";
-    const probe = probeBwrap(bwrap);
+    const probe = probeBwrap(bwrap, join(skillgateHome(env), "cache", "bwrap-probe"));
     return probe.ok
       ? { kind: "bwrap", bwrap, features: probe.features }
       : { kind: "none", reason: probe.reason };

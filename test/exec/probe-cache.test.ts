@@ -1,0 +1,73 @@
+// The bwrap probe's disk cache: a full pass is reused by the next process; anything else is probed again.
+import {
+  chmodSync,
+  copyFileSync,
+  existsSync,
+  mkdtempSync,
+  realpathSync,
+  rmSync,
+  utimesSync,
+  writeFileSync,
+} from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { probeBwrap } from "../../runtime/exec/bwrap.js";
+import { cachedProbePassed, rememberProbePassed } from "../../runtime/exec/probe-cache.js";
+import { findExecutable } from "../../runtime/exec/runner.js";
+
+const dir = realpathSync(mkdtempSync(join(tmpdir(), "skillgate-probe-")));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const realBwrap = findExecutable("bwrap");
+
+function copyOf(source: string, name: string): string {
+  const target = join(dir, name);
+  copyFileSync(source, target);
+  chmodSync(target, 0o755);
+  return target;
+}
+
+describe("bwrap probe disk cache", () => {
+  it("keeps a pass keyed by the binary: a new mtime, another path or edited content is no pass", () => {
+    if (!realBwrap) throw new Error("bwrap is not on PATH; this host needs bubblewrap");
+    const bwrap = copyOf(realBwrap, "bwrap-a");
+    const file = join(dir, "cache", "probe-a");
+    expect(cachedProbePassed(bwrap, file)).toBe(false);
+    rememberProbePassed(bwrap, file);
+    expect(cachedProbePassed(bwrap, file)).toBe(true);
+    expect(cachedProbePassed(copyOf(realBwrap, "bwrap-b"), file)).toBe(false);
+    utimesSync(bwrap, new Date(), new Date(Date.now() + 5_000));
+    expect(cachedProbePassed(bwrap, file)).toBe(false);
+    rememberProbePassed(bwrap, file);
+    expect(cachedProbePassed(bwrap, file)).toBe(true);
+    chmodSync(file, 0o666);
+    expect(cachedProbePassed(bwrap, file)).toBe(false);
+    chmodSync(file, 0o600);
+    writeFileSync(file, "forged\n");
+    expect(cachedProbePassed(bwrap, file)).toBe(false);
+  });
+
+  it("a cached pass is used without spawning; a failed probe is never written", () => {
+    // /bin/false fails any real probe, so an ok answer can only come from the cache.
+    const fake = copyOf("/bin/false", "bwrap-false");
+    const file = join(dir, "cache", "probe-false");
+    const failed = probeBwrap(fake, file);
+    expect(failed.ok).toBe(false);
+    expect(existsSync(file)).toBe(false);
+    const other = copyOf("/bin/false", "bwrap-false-2");
+    rememberProbePassed(other, join(dir, "cache", "probe-false-2"));
+    expect(probeBwrap(other, join(dir, "cache", "probe-false-2"))).toEqual({
+      ok: true,
+      features: { disableUserns: true, tmpfsSize: true },
+    });
+  });
+
+  it("a real bwrap that passes with every feature is written for the next process", () => {
+    if (!realBwrap) throw new Error("bwrap is not on PATH; this host needs bubblewrap");
+    const bwrap = copyOf(realBwrap, "bwrap-c");
+    const file = join(dir, "cache", "probe-c");
+    const probe = probeBwrap(bwrap, file);
+    expect(probe).toEqual({ ok: true, features: { disableUserns: true, tmpfsSize: true } });
+    expect(cachedProbePassed(bwrap, file)).toBe(true);
+  });
+});
