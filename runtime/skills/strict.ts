@@ -6,7 +6,8 @@ export type StrictFrontmatter =
   | {
       ok: true;
       value: unknown;
-      body: string /** Set when the closing "---" is not a line of its own. */;
+      body: string;
+      /** Set when the closing "---" is not a line of its own. */
       earlyEnd?: string;
     }
   | { ok: false; code: string; message: string };

@@ -13,8 +13,8 @@ export type StrictYamlResult =
   | { ok: true; value: unknown }
   | { ok: false; message: string; line: number; column: number };
 
-/** ruamel's Reader refuses these code points anywhere in the stream (strictyaml then fails, skills-ref crashes). */
-const NON_PRINTABLE = /[^\x09\x0a\x0d\x20-\x7e\x85\xa0-\ud7ff\ue000-\ufffd\u{10000}-\u{10ffff}]/u;
+/** ruamel's and PyYAML's Reader refuse these code points anywhere in the stream (even quoted). */
+export const NON_PRINTABLE = /[^\x09\x0a\x0d\x20-\x7e\x85\xa0-\ud7ff\ue000-\ufffd\u{10000}-\u{10ffff}]/u;
 
 class StrictYamlError extends Error {
   constructor(
@@ -59,7 +59,9 @@ export function loadStrictYaml(source: string): StrictYamlResult {
   const error = document.errors[0];
   if (error) return fail(error.message.split("\n")[0] ?? error.message, error.pos[0]);
   try {
-    checkTabs(text);
+    const tab = badTabOffset(text);
+    if (tab !== null)
+      throw new StrictYamlError("tab character outside a quoted or block scalar or comment; use spaces", tab);
     if (document.contents === null) return { ok: true, value: source };
     if (isScalar(document.contents) && !document.contents.anchor && !document.contents.tag)
       return { ok: true, value: source };
@@ -173,9 +175,13 @@ function flowError(node: { range?: [number, number, number] | null }): StrictYam
   );
 }
 
-/** Tabs are text only inside quoted scalars, comments and block scalar content (past the indentation). */
-function checkTabs(text: string): void {
-  if (!text.includes("\t")) return;
+/**
+ * ruamel's and PyYAML's scanners take a tab as text only inside quoted scalars, comments and block scalar
+ * content (past the indentation); anywhere else (after a colon, in a plain value, as indentation) it is an
+ * error. Returns the offset of the first such tab, or null.
+ */
+export function badTabOffset(text: string): number | null {
+  if (!text.includes("\t")) return null;
   const allowed: Array<[number, number]> = [];
   const visit = (token: unknown): void => {
     if (token === null || typeof token !== "object") return;
@@ -200,12 +206,9 @@ function checkTabs(text: string): void {
   };
   for (const token of new (yaml().Parser)().parse(text)) visit(token);
   for (let index = text.indexOf("\t"); index !== -1; index = text.indexOf("\t", index + 1)) {
-    if (!allowed.some(([from, to]) => index >= from && index < to))
-      throw new StrictYamlError(
-        "tab character outside a quoted or block scalar or comment; use spaces",
-        index,
-      );
+    if (!allowed.some(([from, to]) => index >= from && index < to)) return index;
   }
+  return null;
 }
 
 function allowBlockContent(source: string, start: number, allowed: Array<[number, number]>): void {

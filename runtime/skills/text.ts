@@ -40,6 +40,9 @@ function codeUnitRank(unit: number): number {
 export function kindOf(value: unknown): string {
   if (value === null || value === undefined) return "null";
   if (Array.isArray(value)) return "a list";
+  if (value instanceof Set) return "a set (!!set)";
+  if (value instanceof Map) return "an ordered mapping (!!omap)";
+  if (value instanceof Uint8Array) return "binary data (!!binary)";
   if (typeof value === "object") return "a mapping";
   if (typeof value === "string") return "a string";
   if (typeof value === "boolean") return "a boolean";
@@ -56,7 +59,12 @@ export function describeValue(value: unknown): string {
 export function showValue(value: unknown): string {
   let text: string;
   try {
-    text = JSON.stringify(value) ?? String(value);
+    const plain =
+      value instanceof Set ? [...value] : value instanceof Map ? Object.fromEntries(value) : value;
+    text =
+      typeof plain === "number" && !Number.isFinite(plain)
+        ? String(plain)
+        : (JSON.stringify(plain) ?? String(value));
   } catch {
     text = String(value);
   }

@@ -1,7 +1,7 @@
 // Parses one SKILL.md in a validation mode (ucagent, strict, lenient) into data plus diagnostics; never throws on bad input.
 import path from "node:path";
-import { type SplitFailure, splitFrontmatter } from "./frontmatter.js";
-import { quoteColonValues } from "./lenient.js";
+import type { Document } from "yaml";
+import { isPlainMapping, pyTruthy } from "./pystr.js";
 import {
   checkSpecRules,
   MAX_DESCRIPTION_LENGTH,
@@ -11,7 +11,7 @@ import {
 import { loadStrictFrontmatter } from "./strict.js";
 import { codePointLength, describeValue, pyStrip, showValue, truncateCodePoints } from "./text.js";
 import type { Diagnostic, Severity, ValidationMode } from "./types.js";
-import { parseYamlBlock } from "./yaml-block.js";
+import { loadUcagentFrontmatter, ucagentRequired } from "./ucagent.js";
 
 /** UCAgent's MAX_SKILL_FILE_SIZE. */
 export const MAX_SKILL_FILE_BYTES = 10 * 1024 * 1024;
@@ -85,31 +85,47 @@ export function parseSkillFile(
   }
 
   const strict = mode === "strict";
-  const loaded = strict ? loadStrict(text) : loadFrontmatter(text, mode, folder, warn);
+  const loaded: Loaded = strict ? loadStrict(text) : loadUcagentFrontmatter(text, mode, folder, warn);
   if (!loaded.ok) return fail(loaded.code, loaded.message);
   const { value, body } = loaded;
-  if ("earlyEnd" in loaded && loaded.earlyEnd) warn("FRONTMATTER_ENDS_EARLY", loaded.earlyEnd);
-  if (value === null || typeof value !== "object" || Array.isArray(value)) {
+  if (loaded.earlyEnd) warn("FRONTMATTER_ENDS_EARLY", loaded.earlyEnd);
+  if (!isPlainMapping(value)) {
     return fail(
       "NOT_A_MAPPING",
       `the frontmatter is ${describeValue(value)}, not a mapping of fields; write it as "key: value" lines, e.g. name: ${folder}`,
     );
   }
-  const frontmatter = value as Record<string, unknown>;
+  const frontmatter = value;
 
-  const rawName = frontmatter.name;
-  const rawDescription = frontmatter.description;
-  const name = typeof rawName === "string" ? pyStrip(rawName) : "";
-  // skills-ref checks the stripped, NFKC-normalised name; the record keeps the stripped name.
-  const normalisedName = typeof rawName === "string" ? nfkc(name) : rawName;
-  const specView = normalisedName === rawName ? frontmatter : { ...frontmatter, name: normalisedName };
+  // strict: skills-ref's checks on the values as they are. ucagent/lenient: UCAgent lists any truthy
+  // name/description through Python's str() (unstripped name), and skips only missing or falsy ones.
+  let nameText: string;
+  let descriptionText: string;
+  let specView: Record<string, unknown>;
+  if (strict) {
+    const rawName = frontmatter.name;
+    nameText = typeof rawName === "string" ? pyStrip(rawName) : "";
+    descriptionText = typeof frontmatter.description === "string" ? frontmatter.description : "";
+    // skills-ref checks the stripped, NFKC-normalised name; the record keeps the stripped name.
+    const normalisedName = typeof rawName === "string" ? nfkc(nameText) : rawName;
+    specView = normalisedName === rawName ? frontmatter : { ...frontmatter, name: normalisedName };
+  } else {
+    const name = ucagentRequired(frontmatter, "name", folder, loaded);
+    if (!name.ok) return fail(name.code, name.message);
+    const description = ucagentRequired(frontmatter, "description", folder, loaded);
+    if (!description.ok) return fail(description.code, description.message);
+    if (name.value.notString) warn("NAME_NOT_STRING", name.value.notString);
+    if (description.value.notString) warn("DESCRIPTION_NOT_STRING", description.value.notString);
+    nameText = name.value.text;
+    descriptionText = description.value.text;
+    specView = { ...frontmatter, name: nfkc(pyStrip(nameText)), description: descriptionText };
+  }
 
   const problems = checkSpecRules(specView);
-  if (typeof rawName === "string" && name !== "") {
-    const folderKey = nfkc(folder);
-    if (folderKey !== specView.name) problems.push({ rule: "NAME_MISMATCH", field: "name" });
+  if (typeof specView.name === "string" && specView.name !== "") {
+    if (nfkc(folder) !== specView.name) problems.push({ rule: "NAME_MISMATCH", field: "name" });
   }
-  let description = typeof rawDescription === "string" ? pyStrip(rawDescription) : "";
+  let description = pyStrip(descriptionText);
   for (const problem of problems) {
     const severity = severityFor(problem, mode);
     if (severity === null) continue;
@@ -121,7 +137,7 @@ export function parseSkillFile(
       severity,
     });
   }
-  if (!strict && typeof rawDescription === "string") {
+  if (!strict) {
     const length = codePointLength(description);
     if (length > MAX_DESCRIPTION_LENGTH) {
       warn(
@@ -131,8 +147,9 @@ export function parseSkillFile(
       description = truncateCodePoints(description, MAX_DESCRIPTION_LENGTH);
     }
   }
+  const name = nameText;
 
-  const metadata = stringifyMetadata(frontmatter.metadata, (kind) =>
+  const metadata = stringifyMetadata(frontmatter.metadata, strict, (kind) =>
     warn(
       "METADATA_NOT_MAPPING",
       `field "metadata" is ${kind}, not a mapping; ignored it — write "metadata:" followed by indented "key: value" lines`,
@@ -151,16 +168,18 @@ function nfkc(text: string): string {
   return /^[\x00-\x7f]*$/.test(text) ? text : text.normalize("NFKC");
 }
 
-/** Missing / non-string / empty name or description skip the skill in every mode; the rest depends on the mode. */
+/** Strict: every spec rule is an error (allowed-tools aside). ucagent/lenient: spec rules warn, unknown fields pass. */
 function severityFor(problem: SpecProblem, mode: ValidationMode): Severity | null {
   switch (problem.rule) {
     case "NAME_MISSING":
     case "NAME_NOT_STRING":
-    case "NAME_EMPTY":
     case "DESCRIPTION_MISSING":
     case "DESCRIPTION_NOT_STRING":
-    case "DESCRIPTION_EMPTY":
       return "error";
+    case "NAME_EMPTY":
+    case "DESCRIPTION_EMPTY":
+      // Reached in ucagent/lenient mode only for whitespace-only text, which UCAgent lists.
+      return mode === "strict" ? "error" : "warning";
     case "UNKNOWN_FIELD":
     case "COMPATIBILITY_NOT_STRING":
     case "COMPATIBILITY_TOO_LONG":
@@ -190,7 +209,9 @@ function specMessage(
     case "NAME_NOT_STRING":
       return `field "name" must be a string, got ${describeValue(frontmatter.name)}; write it as text, e.g. name: ${folderName}`;
     case "NAME_EMPTY":
-      return `field "name" is empty; set it to the folder name: name: ${folderName}`;
+      return mode === "strict"
+        ? `field "name" is empty; set it to the folder name: name: ${folderName}`
+        : `field "name" is only whitespace (${showValue(frontmatter.name)}); listed anyway, as UCAgent does — set it to the folder name: name: ${folderName}`;
     case "NAME_TOO_LONG":
       return `name ${quotedName} is ${codePointLength(name)} characters long, over the limit of 64${renameHint}; shorten it and rename the folder to match`;
     case "NAME_NOT_LOWERCASE":
@@ -210,7 +231,9 @@ function specMessage(
     case "DESCRIPTION_NOT_STRING":
       return `field "description" must be a string, got ${describeValue(frontmatter.description)}; quote it: description: "<what the skill does and when to use it>"`;
     case "DESCRIPTION_EMPTY":
-      return 'field "description" is empty; describe what the skill does and when to use it';
+      return mode === "strict"
+        ? 'field "description" is empty; describe what the skill does and when to use it'
+        : 'field "description" is only whitespace; listed with an empty description, as UCAgent does — describe what the skill does and when to use it';
     case "DESCRIPTION_TOO_LONG":
       return `description is ${codePointLength(String(frontmatter.description))} characters long, over the limit of ${MAX_DESCRIPTION_LENGTH}; shorten it and move details into the body`;
     case "COMPATIBILITY_NOT_STRING":
@@ -227,10 +250,15 @@ function specMessage(
 }
 
 /** UCAgent's _validate_metadata: a mapping's values become strings; anything else is ignored with a warning. */
-function stringifyMetadata(raw: unknown, onNotMapping: (kind: string) => void): Record<string, string> {
+function stringifyMetadata(
+  raw: unknown,
+  strict: boolean,
+  onNotMapping: (kind: string) => void,
+): Record<string, string> {
   if (raw === undefined || raw === null) return {};
-  if (typeof raw !== "object" || Array.isArray(raw)) {
-    onNotMapping(describeValue(raw));
+  if (!isPlainMapping(raw)) {
+    // UCAgent (`if raw: warning(...)`) says nothing about a falsy one: "", [], 0, false, an empty set.
+    if (strict || pyTruthy(raw)) onNotMapping(describeValue(raw));
     return {};
   }
   const result: Record<string, string> = {};
@@ -243,29 +271,22 @@ function stringifyMetadata(raw: unknown, onNotMapping: (kind: string) => void): 
 export function metadataString(value: unknown): string {
   if (typeof value === "string") return value;
   if (value === null || value === undefined) return "";
+  if (value instanceof Set) return JSON.stringify([...value]);
+  if (value instanceof Map) return JSON.stringify(Object.fromEntries(value));
+  if (value instanceof Uint8Array) return Buffer.from(value).toString("base64");
   if (typeof value === "object") return JSON.stringify(value);
   return String(value);
 }
 
-function splitMessage(code: SplitFailure, firstLine: string, folder: string): string {
-  switch (code) {
-    case "BOM":
-      return 'SKILL.md starts with a UTF-8 byte order mark (BOM), so its first line is not exactly "---"; save the file as UTF-8 without BOM';
-    case "BLANK_FIRST_LINE":
-      return 'the first line of SKILL.md is blank; the frontmatter must start on line 1 with exactly "---" — remove the leading blank lines';
-    case "NO_FRONTMATTER":
-      return `no YAML frontmatter: the first line is ${showValue(firstLine.replace(/\r$/, ""))}, expected exactly "---"; start SKILL.md with "---", then name: and description:, then a closing "---" line`;
-    case "UNCLOSED_FRONTMATTER":
-      return 'the frontmatter opened with "---" on line 1 is never closed; add a line with exactly "---" after the last field';
-    case "CLOSING_NO_NEWLINE":
-      return 'the closing "---" line of the frontmatter has no newline after it; end that line with a newline';
-    case "EMPTY_FRONTMATTER":
-      return `the frontmatter block is empty; add name: ${folder.normalize("NFKC")} and description: <what the skill does and when to use it> between the "---" lines`;
-  }
-}
-
 type Loaded =
-  | { ok: true; value: unknown; body: string; earlyEnd?: string }
+  | {
+      ok: true;
+      value: unknown;
+      body: string;
+      earlyEnd?: string;
+      document?: Document.Parsed;
+      yamlText?: string;
+    }
   | { ok: false; code: string; message: string };
 
 function loadStrict(text: string): Loaded {
@@ -278,42 +299,4 @@ function loadStrict(text: string): Loaded {
     };
   }
   return loadStrictFrontmatter(text);
-}
-
-/** The ucagent and lenient loaders: UCAgent's frontmatter split, then YAML (lenient retries quoted values). */
-function loadFrontmatter(
-  text: string,
-  mode: ValidationMode,
-  folder: string,
-  warn: (code: string, message: string) => void,
-): Loaded {
-  const split = splitFrontmatter(text);
-  if (!split.ok)
-    return { ok: false, code: split.code, message: splitMessage(split.code, split.firstLine, folder) };
-  let yaml = parseYamlBlock(split.yaml, { uniqueKeys: false });
-  if (!yaml.ok && mode === "lenient") {
-    const repaired = quoteColonValues(split.yaml);
-    if (repaired.fixes.length > 0) {
-      const retry = parseYamlBlock(repaired.yaml, { uniqueKeys: false });
-      if (retry.ok) {
-        yaml = retry;
-        for (const fix of repaired.fixes) {
-          const line = split.yamlLine + fix.line - 1;
-          warn(
-            "YAML_COLON_QUOTED",
-            `value of "${fix.key}" on line ${line} contains ": " and is not valid plain YAML; loaded it as the string ${JSON.stringify(fix.value)} — quote it in SKILL.md: ${fix.key}: ${JSON.stringify(fix.value)}`,
-          );
-        }
-      }
-    }
-  }
-  if (!yaml.ok) {
-    const line = split.yamlLine + yaml.line - 1;
-    return {
-      ok: false,
-      code: "YAML_ERROR",
-      message: `invalid YAML in the frontmatter at line ${line}, column ${yaml.column}: ${yaml.message}; fix the YAML syntax (quote values that contain ": " or start with a special character)`,
-    };
-  }
-  return { ok: true, value: yaml.value, body: split.body };
 }

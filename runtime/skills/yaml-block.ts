@@ -41,8 +41,33 @@ export function parseYamlBlock(yaml: string, options: YamlOptions): YamlParse {
 }
 
 const KEY = /^[A-Za-z_][A-Za-z0-9_-]*$/;
-/** Plain scalars the YAML 1.2 core schema would resolve to something other than a string. */
-const NON_STRING_WORDS = new Set(["null", "Null", "NULL", "true", "True", "TRUE", "false", "False", "FALSE"]);
+/**
+ * Plain words that are not strings: null and booleans of the YAML 1.2 core schema and of PyYAML's YAML 1.1
+ * resolvers (yes/no/on/off), which the ucagent and lenient loaders follow.
+ */
+const NON_STRING_WORDS = new Set([
+  "null",
+  "Null",
+  "NULL",
+  "true",
+  "True",
+  "TRUE",
+  "false",
+  "False",
+  "FALSE",
+  "yes",
+  "Yes",
+  "YES",
+  "no",
+  "No",
+  "NO",
+  "on",
+  "On",
+  "ON",
+  "off",
+  "Off",
+  "OFF",
+]);
 
 /**
  * The fast path: a mapping of `key: value` lines (one level of nesting under an empty `key:`), each
@@ -51,8 +76,14 @@ const NON_STRING_WORDS = new Set(["null", "Null", "NULL", "true", "True", "TRUE"
  * differential test in test/skills/yaml-block.test.ts).
  */
 export function parseSimpleMapping(yaml: string): Record<string, unknown> | null {
-  // Tabs, control characters and BOMs have their own YAML rules; let the full parser decide.
-  if (/[\u0000-\u0009\u000b\u000c\u000e-\u001f\u007f-\u009f\ufeff]/.test(yaml)) return null;
+  // Tabs, control characters and BOMs have their own YAML rules; let the full parser decide. So do the
+  // Unicode spaces JS trim() would strip but YAML keeps as text (U+00A0, U+3000, ...).
+  if (
+    /[\u0000-\u0009\u000b\u000c\u000e-\u001f\u007f-\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]/.test(
+      yaml,
+    )
+  )
+    return null;
   const result: Record<string, unknown> = {};
   let nested: Record<string, string> | null = null;
   let nestedIndent = 0;
@@ -117,7 +148,8 @@ function simpleValue(rest: string): string | null {
     const inner = text.slice(1, -1);
     return inner.includes("'") ? null : inner;
   }
-  if ("-?:,[]{}#&*!|>%@`~+.0123456789".includes(first)) return null;
+  // "=" and "<<" are special in YAML 1.1 (PyYAML's value and merge tags).
+  if ("-?:,[]{}#&*!|>%@`~+.0123456789=<".includes(first)) return null;
   if (text.includes(": ") || text.includes(" #") || text.endsWith(":")) return null;
   if (NON_STRING_WORDS.has(text)) return null;
   return text;

@@ -76,7 +76,7 @@ describe("frontmatter split (all modes share the UCAgent rules)", () => {
       "YAML error (line counted in the file)",
       "---\nname: my-skill\ndescription: [unclosed\n---\n",
       [
-        'error YAML_ERROR: invalid YAML in the frontmatter at line 4, column 1: Flow sequence in block collection must be sufficiently indented and end with a ]; fix the YAML syntax (quote values that contain ": " or start with a special character)',
+        'error YAML_ERROR: invalid YAML in the frontmatter at line 3, column 23: Flow sequence in block collection must be sufficiently indented and end with a ]; fix the YAML syntax (quote values that contain ": " or start with a special character)',
       ],
     ],
     [
@@ -107,10 +107,10 @@ describe("frontmatter split (all modes share the UCAgent rules)", () => {
     expect(result.ok).toBe(expected.every((line) => line.startsWith("warning")));
   });
 
-  it("keeps the body after the closing line and accepts CRLF values", () => {
+  it("keeps the body after the closing line and accepts CRLF values (read in text mode, as UCAgent)", () => {
     const result = run("---\r\nname: my-skill\r\ndescription: Finds bugs.\r\n---\r\nBody\r\n");
     expect(result.parsed?.description).toBe("Finds bugs.");
-    expect(result.parsed?.body).toBe("Body\r\n");
+    expect(result.parsed?.body).toBe("Body\n");
   });
 });
 
@@ -127,22 +127,22 @@ describe("required fields (skip in ucagent and lenient mode)", () => {
       ['error NAME_EMPTY: field "name" is empty; set it to the folder name: name: my-skill'],
     ],
     [
-      "name blank",
-      '---\nname: "   "\ndescription: Finds bugs.\n---\n',
+      "name null",
+      "---\nname:\ndescription: Finds bugs.\n---\n",
       ['error NAME_EMPTY: field "name" is empty; set it to the folder name: name: my-skill'],
     ],
     [
-      "name null",
-      "---\nname:\ndescription: Finds bugs.\n---\n",
+      "name false",
+      "---\nname: false\ndescription: Finds bugs.\n---\n",
       [
-        'error NAME_NOT_STRING: field "name" must be a string, got null; write it as text, e.g. name: my-skill',
+        'error NAME_EMPTY: field "name" is a boolean (false), which UCAgent treats as empty (YAML 1.1 reads yes/no/on/off as booleans: quote the text); set it to the folder name: name: my-skill',
       ],
     ],
     [
-      "name a number",
-      "---\nname: 42\ndescription: Finds bugs.\n---\n",
+      "name 0",
+      "---\nname: 0\ndescription: Finds bugs.\n---\n",
       [
-        'error NAME_NOT_STRING: field "name" must be a string, got a number (42); write it as text, e.g. name: my-skill',
+        'error NAME_EMPTY: field "name" is a number (0), which UCAgent treats as empty; set it to the folder name: name: my-skill',
       ],
     ],
     [
@@ -160,17 +160,10 @@ describe("required fields (skip in ucagent and lenient mode)", () => {
       ],
     ],
     [
-      "description a list",
-      "---\nname: my-skill\ndescription: [a, b]\n---\n",
+      "description an empty list",
+      "---\nname: my-skill\ndescription: []\n---\n",
       [
-        'error DESCRIPTION_NOT_STRING: field "description" must be a string, got a list (["a","b"]); quote it: description: "<what the skill does and when to use it>"',
-      ],
-    ],
-    [
-      "description a boolean",
-      "---\nname: my-skill\ndescription: true\n---\n",
-      [
-        'error DESCRIPTION_NOT_STRING: field "description" must be a string, got a boolean (true); quote it: description: "<what the skill does and when to use it>"',
+        'error DESCRIPTION_EMPTY: field "description" is a list ([]), which UCAgent treats as empty; describe what the skill does and when to use it',
       ],
     ],
   ];
@@ -180,6 +173,57 @@ describe("required fields (skip in ucagent and lenient mode)", () => {
       expect(result.problems).toEqual(expected);
       expect(result.ok).toBe(false);
       expect(result.parsed).toBeUndefined();
+    });
+  }
+});
+
+describe("listed like UCAgent: any truthy name/description through Python's str()", () => {
+  const cases: Array<[string, string, string, string, string[]]> = [
+    [
+      "name blank",
+      '---\nname: "   "\ndescription: Finds bugs.\n---\n',
+      "   ",
+      "Finds bugs.",
+      [
+        'warning NAME_EMPTY: field "name" is only whitespace ("   "); listed anyway, as UCAgent does — set it to the folder name: name: my-skill',
+      ],
+    ],
+    [
+      "name a number",
+      "---\nname: 42\ndescription: Finds bugs.\n---\n",
+      "42",
+      "Finds bugs.",
+      [
+        `warning NAME_NOT_STRING: field "name" is a number (42), not text; loaded as "42" (Python's str(), as UCAgent) — quote it in SKILL.md`,
+        'warning NAME_MISMATCH: name "42" does not match the folder name "my-skill" (compared after NFKC normalisation) (loaded anyway); set name: my-skill or rename the folder to "42"',
+      ],
+    ],
+    [
+      "description a list",
+      "---\nname: my-skill\ndescription: [a, b]\n---\n",
+      "my-skill",
+      "['a', 'b']",
+      [
+        `warning DESCRIPTION_NOT_STRING: field "description" is a list (["a","b"]), not text; loaded as "['a', 'b']" (Python's str(), as UCAgent) — quote it in SKILL.md`,
+      ],
+    ],
+    [
+      "description a boolean",
+      "---\nname: my-skill\ndescription: yes\n---\n",
+      "my-skill",
+      "True",
+      [
+        `warning DESCRIPTION_NOT_STRING: field "description" is a boolean (true), not text; loaded as "True" (Python's str(), as UCAgent) — quote it in SKILL.md`,
+      ],
+    ],
+  ];
+  for (const mode of ["ucagent", "lenient"] as const) {
+    it.each(cases)(`${mode}: %s`, (_label, content, name, description, expected) => {
+      const result = run(content, mode);
+      expect(result.problems).toEqual(expected);
+      expect(result.ok).toBe(true);
+      expect(result.parsed?.name).toBe(name);
+      expect(result.parsed?.description).toBe(description);
     });
   }
 });
@@ -530,7 +574,7 @@ describe("lenient mode", () => {
 
   it("still skips YAML it cannot repair", () => {
     expect(run("---\nname: my-skill\ndescription: [oops\n---\n", "lenient").problems).toEqual([
-      'error YAML_ERROR: invalid YAML in the frontmatter at line 4, column 1: Flow sequence in block collection must be sufficiently indented and end with a ]; fix the YAML syntax (quote values that contain ": " or start with a special character)',
+      'error YAML_ERROR: invalid YAML in the frontmatter at line 3, column 19: Flow sequence in block collection must be sufficiently indented and end with a ]; fix the YAML syntax (quote values that contain ": " or start with a special character)',
     ]);
   });
 
@@ -565,17 +609,19 @@ describe("lenient mode", () => {
 });
 
 describe("metadata values become strings (as README says)", () => {
-  it("text as it is, null as empty, YAML 1.2 numbers/booleans printed by JavaScript, collections as JSON", () => {
+  it("text as it is, null as empty, numbers/booleans read as PyYAML does and printed by JavaScript, collections as JSON", () => {
     const result = run(
-      '---\nname: my-skill\ndescription: d\nmetadata:\n  text: "1.0"\n  float: 1.0\n  hex: 0x1F\n  bool: True\n  yes: yes\n  none: null\n  empty:\n  list:\n    - 1\n    - a\n  map:\n    x: 1\n---\n',
+      '---\nname: my-skill\ndescription: d\nmetadata:\n  text: "1.0"\n  float: 1.0\n  hex: 0x1F\n  octal: 017\n  bool: True\n  word: yes\n  e: 1e3\n  none: null\n  empty:\n  list:\n    - 1\n    - a\n  map:\n    x: 1\n---\n',
     );
     expect(result.problems).toEqual([]);
     expect(result.parsed?.metadata).toEqual({
       text: "1.0",
       float: "1",
       hex: "31",
+      octal: "15",
       bool: "true",
-      yes: "yes",
+      word: "true",
+      e: "1e3",
       none: "",
       empty: "",
       list: '[1,"a"]',

@@ -2,6 +2,7 @@
 
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
+import { loadPyYaml } from "../../runtime/skills/pyyaml.js";
 import { parseSimpleMapping, parseYamlBlock } from "../../runtime/skills/yaml-block.js";
 
 const accepted = [
@@ -159,5 +160,71 @@ describe("parseYamlBlock", () => {
       value: { name: "y" },
     });
     expect(parseYamlBlock("name: x\nname: y\n", { uniqueKeys: true }).ok).toBe(false);
+  });
+});
+
+/** What a caller sees of a load (the full path also hands back its parsed document). */
+function outcome(text: string, fastPath: boolean) {
+  const { document: _document, text: _text, ...rest } = loadPyYaml(text, { fastPath });
+  return rest;
+}
+
+describe("fast path = the PyYAML-faithful full parse (ucagent and lenient mode)", () => {
+  const edges = [
+    "name: yes\ndescription: d\n",
+    "name: No\ndescription: d\n",
+    "name: ON\ndescription: off\n",
+    "name: y\ndescription: n\n",
+    "name: x\ndescription: =\n",
+    "name: x\ndescription: <<\n",
+    "name: x\ndescription: <b>\n",
+    "yes: x\n",
+    "name: demo\u00a0\ndescription: d\n",
+    "name: x\ndescription: \u00a0text\n",
+    "name: demo\u3000\ndescription: d\n",
+    "metadata:\n\u00a0a: b\n",
+    "name: x\ndescription: a\u2028b\n",
+    "name: x\ndescription: a\u0085b\n",
+    "name: x\ndescription: 1e3\n",
+    "name: x\ndescription: 08\n",
+    "name: x\ndescription: 2024-01-31\n",
+    "name: x\ndescription: a\ufffeb\n",
+    "name: x\ndescription: a\u0080b\n",
+    "name: 'x'\ndescription: \"d\"\n",
+    ...accepted,
+    ...declined,
+  ];
+  it.each(edges)("gives the same result for %j", (text) => {
+    expect(outcome(text, true)).toEqual(outcome(text, false));
+  });
+
+  it("agrees on generated lines with YAML 1.1 words and Unicode spaces", () => {
+    const pieces = [
+      "a",
+      "yes",
+      "No",
+      "on",
+      "OFF",
+      "y",
+      "=",
+      "<",
+      "<<",
+      "\u00a0",
+      "\u3000",
+      "\u2028",
+      " ",
+      "1e3",
+      "~",
+      "é",
+    ];
+    let fastAccepted = 0;
+    for (const first of pieces) {
+      for (const second of pieces) {
+        const text = `name: ${first}${second}\ndescription: ${second}\nmetadata:\n  k: ${first}\n`;
+        if (parseSimpleMapping(text) !== null) fastAccepted++;
+        expect(outcome(text, true), JSON.stringify(text)).toEqual(outcome(text, false));
+      }
+    }
+    expect(fastAccepted).toBeGreaterThan(5);
   });
 });
