@@ -20,10 +20,14 @@ const importMetaPlugin = {
     context.onLoad({ filter: /\.ts$/ }, (args) => {
       const source = readFileSync(args.path, "utf8");
       const rel = relative(repo, args.path).split(sep).join("/");
-      if (rel.startsWith("..") || !source.includes("import.meta")) return undefined;
+      if (rel.startsWith("..") || !/import\.meta|import\(["']/.test(source)) return undefined;
       const twin = JSON.stringify(rel.replace(/\.ts$/, ".js"));
       // Only the expression, not the text inside strings (ts-fast-path writes "import.meta.url" as a key).
-      const contents = source.replace(/(?<!["'])import\.meta\.url(?!["'])/g, `__skillgateModuleUrl(${twin})`);
+      const contents = source
+        .replace(/(?<!["'])import\.meta\.url(?!["'])/g, `__skillgateModuleUrl(${twin})`)
+        // import() of an external package goes through the launcher, a real ES module: a vm.Script's own
+        // import() needs an experimental loader option on Node 20.
+        .replace(/\bimport\((["'])((?:tsx|esbuild|bun)(?:\/[^"']*)?)\1\)/g, "__skillgateImport($1$2$1)");
       return { contents, loader: "ts" };
     });
   },
@@ -60,10 +64,21 @@ if (stray.length > 0) {
 
 // Stored as one function expression (no hashbang), so the launcher compiles the file's text as it is.
 const body = readFileSync(bundleFile, "utf8").replace(/^#!.*\n/, "");
-writeFileSync(bundleFile, `(function (exports, require, module, __filename, __dirname) {${body}\n})`);
+writeFileSync(
+  bundleFile,
+  `(function (exports, require, module, __filename, __dirname, __skillgateImport) {${body}\n})`,
+);
 // The code caches are keyed by the bundle's content: V8 checks only its own version and the source length.
 const bundleId = createHash("sha256").update(readFileSync(bundleFile)).digest("hex").slice(0, 16);
 for (const name of readdirSync(outDir)) if (name.endsWith(".cache")) rmSync(join(outDir, name));
+
+// Verb names for the per-verb caches (anything else shares one "other" cache, so typos write no new files).
+const verbs = [
+  ...readFileSync(join(repo, "runtime", "cli", "commands", "index.ts"), "utf8").matchAll(
+    /\["([a-z]+)", \(\) => import\(/g,
+  ),
+].map((match) => match[1]);
+if (verbs.length === 0) throw new Error("no verbs found in runtime/cli/commands/index.ts");
 
 const launcher = `#!/usr/bin/env node
 // The skillgate command (written by scripts/bundle-cli.mjs): runs the one-file bundle from a V8 code cache.
@@ -76,7 +91,7 @@ import vm from "node:vm";
 const here = dirname(fileURLToPath(import.meta.url));
 const bundle = join(here, "..", "..", "cli", "skillgate.cjs");
 // One cache per verb: each holds the functions its verb compiled (V8 cannot merge caches).
-const verb = /^[a-z]+$/.test(process.argv[2] ?? "") ? process.argv[2] : "other";
+const verb = ${JSON.stringify(verbs)}.includes(process.argv[2]) ? process.argv[2] : "other";
 const cacheFile = join(here, "..", "..", "cli", \`skillgate.${bundleId}.\${process.version}.\${process.arch}.\${verb}.cache\`);
 let cached;
 try {
@@ -88,6 +103,7 @@ const source = readFileSync(bundle, "utf8");
 const script = new vm.Script(source, {
   filename: bundle,
   cachedData: cached,
+  // Only a safety net: the build routes import() of externals through __skillgateImport below.
   importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
 });
 if (cached === undefined || script.cachedDataRejected) {
@@ -106,7 +122,9 @@ if (cached === undefined || script.cachedDataRejected) {
   });
 }
 const module = { exports: {} };
-script.runInThisContext()(module.exports, createRequire(bundle), module, bundle, dirname(bundle));
+script.runInThisContext()(module.exports, createRequire(bundle), module, bundle, dirname(bundle), (specifier) =>
+  import(specifier),
+);
 `;
 const mainFile = join(repo, "dist", "runtime", "cli", "main.js");
 writeFileSync(`${mainFile}.tmp`, launcher, { mode: 0o755 });

@@ -64,6 +64,26 @@ describe("built CLI", () => {
     expect(result.text).toContain("exit code 0");
   });
 
+  it("runs a .ts helper through the fast path (esbuild loaded on the cache miss), like the sources", async () => {
+    const call = JSON.stringify({ commands: [[GATE_SKILL, "helper.ts", "a b"]] });
+    const built = await cli("built", ["call", "RunSkillScript", call, ...ws(), "--json"]);
+    expect(built.stderr).toBe("");
+    const result = JSON.parse(built.stdout) as { isError: boolean; text: string };
+    expect(result.isError).toBe(false);
+    expect(result.text).toContain("hello from helper.ts with 2 args");
+  });
+
+  it("loads the default pack's hooks.ts (tsx) on Status exactly as the sources do", async () => {
+    const home = join(fixture.dir, "default-home");
+    const env = { ...fixture.env, SKILLGATE_HOME: home };
+    const defaultWs = join(fixture.dir, "default-ws");
+    expect((await cli("sources", ["init", defaultWs], env)).code).toBe(0);
+    const sources = await cli("sources", ["call", "Status", "--workspace", defaultWs], env);
+    const built = await cli("built", ["call", "Status", "--workspace", defaultWs], env);
+    expect(sources.stdout).toContain("Tip (review/static-bug-analysis)");
+    expect(built).toEqual(sources);
+  });
+
   it("keeps one V8 code cache per verb next to the bundle; catalog loads no yaml, zod or ajv compiler", async () => {
     const record = join(fixture.dir, "loads.txt");
     const listed = await run(
