@@ -89,8 +89,9 @@ export function resolveGroup(group: string, groupFile = "/etc/group"): number {
 /** Without protected hard links the agent could link the authority's key into the workspace and read it through the tools. */
 export function checkProtectedHardlinks(
   read: (file: string) => string = (f) => readFileSync(f, "utf8"),
+  platform: NodeJS.Platform = process.platform,
 ): void {
-  if (process.platform !== "linux") return;
+  if (platform !== "linux") return;
   let value: string;
   try {
     value = read("/proc/sys/fs/protected_hardlinks").trim();

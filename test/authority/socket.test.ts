@@ -3,6 +3,7 @@ import { randomBytes } from "node:crypto";
 import { existsSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { connectClient } from "../../runtime/authority/client.js";
 import { connectHttp, MAIN, TSX } from "../mcp/helpers.js";
 import { type Fixture, GATE_SKILL, GATE_SKILL_MD, makeFixture, REPO_ROOT } from "../tools/helpers.js";
 import {
@@ -288,6 +289,40 @@ describe("serve --socket with skillgate connect and call", () => {
     expect(noToken.code).toBe(2);
     expect(noToken.stderr).toContain(
       "error [USAGE]: serve --authority --http needs --auth-token-file FILE: every local user can reach a loopback port, so without a token anyone could drive the authority; give the token file to the agent's user only\n",
+    );
+  });
+
+  it("answers parallel calls over several connections at once, and the evidence they record adds up", async () => {
+    const { fixture, server } = await serveFixture();
+    const clients = await Promise.all(Array.from({ length: 5 }, () => connectClient(server.socket)));
+    try {
+      for (let round = 0; round < 3; round++) {
+        const results = await Promise.all(
+          clients.flatMap((client) => [
+            client.callTool({ name: "ListSkill", arguments: {} }),
+            client.callTool({ name: "ReadTextFile", arguments: { path: GATE_SKILL_MD } }),
+            client.callTool({ name: "Status", arguments: {} }),
+            client.callTool({ name: "ReadTextFile", arguments: { path: GATE_SKILL_MD, start: 1, count: 2 } }),
+          ]),
+        );
+        expect(results).toHaveLength(20);
+        for (const result of results) expect(result.isError, text(result)).toBe(false);
+      }
+    } finally {
+      await Promise.all(clients.map((client) => client.close()));
+    }
+    const status = await skillgate(
+      self,
+      ["call", "Status", "--workspace", fixture.ws, "--json"],
+      fixture.env,
+    );
+    expect(status.code, status.stderr).toBe(0);
+    expect(JSON.parse(status.stdout).structured.skills).toMatchObject([
+      { id: GATE_SKILL, listed: true, read: true, used: false },
+    ]);
+    await waitFor(
+      "all six connections to close",
+      () => (server.stderr().match(/disconnected/g) ?? []).length >= 6,
     );
   });
 });

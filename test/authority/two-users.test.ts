@@ -301,6 +301,31 @@ describe.sequential("authority mode: the authority as sg-auth-a, the agent as sg
     );
   });
 
+  it("--same-user-ok lets the workspace owner run authority mode (tests only) with the same state-folder rules", async () => {
+    const ws3 = await users.workspace("ws3");
+    const env = { ...users.envB, SKILLGATE_HOME: join(users.homeB, "same-user-home") };
+    const own = await startServer(
+      users.runner(users.agent),
+      ["--authority", "--same-user-ok", "--workspace", ws3],
+      env,
+    );
+    try {
+      const dir = statSync(join(ws3, ".ucagent", "skillgate"));
+      expect({ uid: dir.uid, gid: dir.gid, mode: dir.mode & 0o7777 }).toEqual({
+        uid: users.agent.uid,
+        gid: users.agent.gid,
+        mode: 0o755,
+      });
+      const status = await skillgate(users.runner(users.agent), ["call", "Status", "--workspace", ws3], env);
+      expect(status.code, status.stderr).toBe(0);
+      expect(status.stdout.split("\n")[0]).toBe(
+        "Progress: 0/3 stages completed; current stage 0: 'static_bug_analysis'.",
+      );
+    } finally {
+      await own.stop();
+    }
+  });
+
   it("a user outside the socket's group cannot connect", async () => {
     const outsider = await skillgate(
       users.runner(users.outsider),
