@@ -4,6 +4,7 @@ import { existsSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { connectClient } from "../../runtime/authority/client.js";
+import { TOOL_NAMES } from "../../runtime/tools/types.js";
 import { connectHttp, MAIN, TSX } from "../mcp/helpers.js";
 import { type Fixture, GATE_SKILL, GATE_SKILL_MD, makeFixture, REPO_ROOT } from "../tools/helpers.js";
 import {
@@ -50,15 +51,8 @@ describe("serve --socket with skillgate connect and call", () => {
     try {
       const { client } = bridge;
       const { tools } = await client.listTools();
-      expect(tools.map((tool) => tool.name)).toEqual([
-        "ListSkill",
-        "ReadTextFile",
-        "RunSkillScript",
-        "SetSkillUsage",
-        "Check",
-        "Complete",
-        "Status",
-      ]);
+      // The same tools as over stdio: the socket serves the one MCP server.
+      expect(tools.map((tool) => tool.name)).toEqual([...TOOL_NAMES]);
       const early = await client.callTool({ name: "Complete", arguments: {} });
       expect(early.isError).toBe(true);
       expect((early.structuredContent as { code: string }).code).toBe("SKILL_USAGE_INCOMPLETE");

@@ -232,7 +232,7 @@ describe.sequential("authority mode: the authority as sg-auth-a, the agent as sg
       users.envB,
     );
     expect(edited.code, edited.stderr).toBe(0);
-  });
+  }, 180_000);
 
   it("the default workflow completes through `skillgate call` run as the agent, which never opens the key", async () => {
     const ws2 = await users.workspace("ws2");
@@ -299,7 +299,7 @@ describe.sequential("authority mode: the authority as sg-auth-a, the agent as sg
         `^error \\[AUTHORITY_UNREACHABLE\\]: nothing answers on unix socket ${ws2}/\\.ucagent/skillgate/server\\.sock \\(the skillgate authority of ${ws2}, user ${users.authority.name}, pid \\d+, started [^)]+\\) \\(ENOENT\\); fix: ask the operator to start the authority again \\(e\\.g\\. systemctl start skillgate-authority\\)\n$`,
       ),
     );
-  });
+  }, 240_000);
 
   it("--same-user-ok lets the workspace owner run authority mode (tests only) with the same state-folder rules", async () => {
     const ws3 = await users.workspace("ws3");
