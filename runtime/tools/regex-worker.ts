@@ -14,6 +14,9 @@ parentPort.on("message", ({ id, pattern, flags, lines }) => {
 
 export class RegexTimeout extends Error {}
 
+/** Added to each budget for posting the lines and the answer between threads (and a busy machine). */
+const MESSAGE_SLACK_MS = 250;
+
 /** One worker per search; `close()` when done. */
 export class RegexRunner {
   private worker: Worker | null = null;
@@ -26,14 +29,22 @@ export class RegexRunner {
 
   /** Indices of the lines the pattern matches; RegexTimeout when the worker runs past `timeoutMs`. */
   async match(lines: string[], timeoutMs: number): Promise<Set<number>> {
-    this.worker ??= new Worker(WORKER_SOURCE, { eval: true });
+    if (!this.worker) {
+      const started = new Worker(WORKER_SOURCE, { eval: true });
+      // The clock starts once the worker runs: its start-up is not the pattern's time.
+      await new Promise<void>((resolve, reject) => {
+        started.once("online", resolve);
+        started.once("error", reject);
+      });
+      this.worker = started;
+    }
     const worker = this.worker;
     const id = this.next++;
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
         this.close();
         reject(new RegexTimeout());
-      }, timeoutMs);
+      }, timeoutMs + MESSAGE_SLACK_MS);
       const onMessage = (message: { id: number; hits: number[] }) => {
         if (message.id !== id) return;
         clearTimeout(timer);

@@ -4,6 +4,7 @@ import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
+import { ResourceListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import { afterEach, describe, expect, it } from "vitest";
 import { parse, stringify } from "yaml";
 import { createMcpServer } from "../../runtime/mcp/server.js";
@@ -25,8 +26,8 @@ afterEach(async () => {
 });
 
 /** The fixture pack plus extra skills: one with a binary asset, one whose folder and frontmatter name differ. */
-function setup(): Fixture {
-  const fx = makeFixture();
+function setup(force = true): Fixture {
+  const fx = makeFixture({ force });
   const extra = join(fx.dir, "extra");
   mkdirSync(join(extra, "assets-skill", "assets"), { recursive: true });
   writeFileSync(
@@ -217,6 +218,30 @@ describe("MCP Skills Extension over stdio", () => {
     } finally {
       await client.close();
     }
+  });
+
+  it("a Complete that moves the stage sends resources/list_changed, and the next stage's skills are served", async () => {
+    fixture = setup(false);
+    connection = await connectStdio(["--workspace", fixture.ws, "--config", fixture.configFile], fixture.env);
+    const { client } = connection;
+    let changed = 0;
+    client.setNotificationHandler(ResourceListChangedNotificationSchema, () => {
+      changed += 1;
+    });
+    const tools = new ValidatingClient(client);
+    await tools.ok("EditTextFile", { path: "out/report.md", content: "# Report\n" });
+    await tools.ok("Check");
+    expect(changed).toBe(0);
+    await tools.ok("Complete");
+    await expect.poll(() => changed, { timeout: 10_000 }).toBe(1);
+    const listed = await rpc(client, "skills/list");
+    expect(listed.skills.map((entry: { uri: string }) => entry.uri)).toEqual([
+      TEXT_URI,
+      "skill://ext/assets-skill/SKILL.md",
+      "skill://order/a/SKILL.md",
+      "skill://order/b/SKILL.md",
+    ]);
+    await expect(rpc(client, "skills/get", { uri: GATE_URI })).rejects.toMatchObject({ code: -32602 });
   });
 
   it("serves nothing when skills are disabled", async () => {
