@@ -1,11 +1,11 @@
 // What the Skills Extension serves: the skills ListSkill shows in the current stage, their files, digests and bytes.
-import { constants } from "node:fs";
-import { open, readdir } from "node:fs/promises";
-import { extname, join } from "node:path";
+import { extname } from "node:path";
 import type { SkillRecord } from "../skills/types.js";
 import { selectSkills } from "../tools/list-skill.js";
+import { workspaceRelative } from "../tools/results.js";
 import type { Session } from "../tools/types.js";
 import { sha256Bytes } from "../workspace/hash.js";
+import { listWorkspaceDir, readWorkspaceFile } from "../workspace/safe-file.js";
 import { skillUri } from "./skill-uri.js";
 
 /** Largest skill file served (same cap as ReadTextFile). */
@@ -50,45 +50,31 @@ export async function servedSkills(session: Session): Promise<ServedSkill[]> {
   ].filter((served) => servable(served.skill));
 }
 
-/** Regular files of a skill folder, "/"-separated and sorted; symlinks are never followed. */
-export async function skillFiles(dir: string): Promise<string[]> {
-  const files: string[] = [];
-  const walk = async (rel: string, depth: number): Promise<void> => {
-    if (depth > MAX_DEPTH || files.length >= MAX_SKILL_FILES) return;
-    const entries = await readdir(rel ? join(dir, rel) : dir, { withFileTypes: true });
-    for (const entry of entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
-      const path = rel ? `${rel}/${entry.name}` : entry.name;
-      if (entry.isDirectory()) await walk(path, depth + 1);
-      else if (entry.isFile() && files.length < MAX_SKILL_FILES) files.push(path);
-    }
-  };
-  await walk("", 0);
-  return files.sort();
+/** Regular files of a skill folder, "/"-separated and sorted; listed through the safe file layer (no symlink followed). */
+export async function skillFiles(session: Session, skill: SkillRecord): Promise<string[]> {
+  const listed = await listWorkspaceDir(session.paths.root, workspaceRelative(session, skill.dir), {
+    recursive: true,
+    maxDepth: MAX_DEPTH,
+    maxEntries: MAX_SKILL_FILES * 4,
+  });
+  return listed.entries
+    .filter((entry) => entry.kind === "file")
+    .map((entry) => entry.path)
+    .slice(0, MAX_SKILL_FILES)
+    .sort();
 }
 
-/** Bytes of one file inside a skill folder: no symlink at the last component, regular file, size-capped. */
-export async function readSkillFile(skill: SkillRecord, file: string): Promise<Buffer> {
-  const handle = await open(
-    join(skill.dir, ...file.split("/")),
-    constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK,
-  );
-  try {
-    const info = await handle.stat();
-    if (!info.isFile()) throw new Error(`${file} is not a regular file`);
-    if (info.size > MAX_SKILL_FILE_BYTES) {
-      throw new Error(`${file} is ${info.size} bytes, over the ${MAX_SKILL_FILE_BYTES}-byte limit`);
-    }
-    return await handle.readFile();
-  } finally {
-    await handle.close();
-  }
+/** Bytes of one file inside a skill folder, read through the safe file layer (regular file, inside, size-capped). */
+export async function readSkillFile(session: Session, skill: SkillRecord, file: string): Promise<Buffer> {
+  const rel = `${workspaceRelative(session, skill.dir)}/${file}`;
+  return (await readWorkspaceFile(session.paths.root, rel, { maxBytes: MAX_SKILL_FILE_BYTES })).bytes;
 }
 
 /** The skills/list (and skills/get) entry of a skill: verbatim frontmatter and every file with its digest. */
-export async function skillEntry(skill: SkillRecord): Promise<SkillEntry> {
+export async function skillEntry(session: Session, skill: SkillRecord): Promise<SkillEntry> {
   const resources: SkillEntry["resources"] = [];
-  for (const file of await skillFiles(skill.dir)) {
-    const bytes = await readSkillFile(skill, file).catch(() => null);
+  for (const file of await skillFiles(session, skill)) {
+    const bytes = await readSkillFile(session, skill, file).catch(() => null);
     if (bytes) resources.push({ uri: skillUri(skill.id, file), digest: `sha256:${sha256Bytes(bytes)}` });
   }
   return { uri: skillUri(skill.id, "SKILL.md"), frontmatter: skill.frontmatter, resources };

@@ -98,7 +98,7 @@ export function registerSkillsExtension(
   server.setRequestHandler(request("skills/list"), async (req) => {
     const served = await servedSkills(session);
     const { items, nextCursor } = page(served, params(req.params).cursor, skillsPage);
-    const skills = await Promise.all(items.map((entry) => skillEntry(entry.skill)));
+    const skills = await Promise.all(items.map((entry) => skillEntry(session, entry.skill)));
     return nextCursor ? { skills, nextCursor } : { skills };
   });
 
@@ -107,14 +107,14 @@ export function registerSkillsExtension(
     const served = await servedSkills(session);
     const match = served.find((entry) => skillUri(entry.skill.id, "SKILL.md") === uri);
     if (!match) throw invalidParams(notServedMessage(uri, served, await stageName(session)));
-    return { skill: await skillEntry(match.skill) };
+    return { skill: await skillEntry(session, match.skill) };
   });
 
   server.setRequestHandler(request("resources/list"), async (req) => {
     const served = await servedSkills(session);
     const all: { uri: string; name: string; title?: string; description?: string; mimeType: string }[] = [];
     for (const { skill } of served) {
-      for (const file of await skillFiles(skill.dir)) {
+      for (const file of await skillFiles(session, skill)) {
         const isSkillMd = file === "SKILL.md";
         all.push({
           uri: skillUri(skill.id, file),
@@ -136,14 +136,14 @@ export function registerSkillsExtension(
     if ("error" in parsed) throw invalidParams(`Unknown resource: ${parsed.error}.`);
     const served = await servedSkills(session);
     const located = locate(served, parsed.segments);
-    const files = located ? await skillFiles(located.served.skill.dir) : [];
+    const files = located ? await skillFiles(session, located.served.skill) : [];
     if (!located || !files.includes(located.file)) {
       throw invalidParams(notServedMessage(uri, served, await stageName(session)));
     }
     const { skill, stageSkill } = located.served;
     let bytes: Buffer;
     try {
-      bytes = await readSkillFile(skill, located.file);
+      bytes = await readSkillFile(session, skill, located.file);
     } catch (error) {
       throw invalidParams(`Cannot read ${uri}: ${(error as Error).message}.`);
     }
