@@ -1,6 +1,6 @@
 // Build step: bundles the CLI into dist/cli/skillgate.cjs and makes dist/runtime/cli/main.js a launcher that runs it from a V8 code cache.
 import { createHash } from "node:crypto";
-import { readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, relative, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
@@ -54,6 +54,7 @@ const result = await build({
   },
   legalComments: "none",
   logLevel: "warning",
+  write: false,
 });
 const stray = result.warnings.filter((warning) => warning.id === "empty-import-meta");
 if (stray.length > 0) {
@@ -62,14 +63,16 @@ if (stray.length > 0) {
   );
 }
 
-// Stored as one function expression (no hashbang), so the launcher compiles the file's text as it is.
-const body = readFileSync(bundleFile, "utf8").replace(/^#!.*\n/, "");
-writeFileSync(
-  bundleFile,
-  `(function (exports, require, module, __filename, __dirname, __skillgateImport) {${body}\n})`,
-);
+// Stored as one function expression (no hashbang), so the launcher compiles the file's text as it is; written
+// to a temp file and renamed, so a CLI starting during a build never reads half a bundle.
+const body = (result.outputFiles.find((file) => file.path === bundleFile)?.text ?? "").replace(/^#!.*\n/, "");
+if (body === "") throw new Error(`esbuild produced no ${bundleFile}`);
+const wrapped = `(function (exports, require, module, __filename, __dirname, __skillgateImport) {${body}\n})`;
+mkdirSync(outDir, { recursive: true });
+writeFileSync(`${bundleFile}.${process.pid}.tmp`, wrapped);
+renameSync(`${bundleFile}.${process.pid}.tmp`, bundleFile);
 // The code caches are keyed by the bundle's content: V8 checks only its own version and the source length.
-const bundleId = createHash("sha256").update(readFileSync(bundleFile)).digest("hex").slice(0, 16);
+const bundleId = createHash("sha256").update(wrapped).digest("hex").slice(0, 16);
 for (const name of readdirSync(outDir)) if (name.endsWith(".cache")) rmSync(join(outDir, name));
 
 // Verb names for the per-verb caches (anything else shares one "other" cache, so typos write no new files).

@@ -85,6 +85,7 @@ describe("built CLI", () => {
   });
 
   it("keeps one V8 code cache per verb next to the bundle; catalog loads no yaml, zod or ajv compiler", async () => {
+    expect((await cli("built", ["call", "ListSkill", ...ws()])).code).toBe(0);
     const record = join(fixture.dir, "loads.txt");
     const listed = await run(
       process.execPath,
