@@ -26,6 +26,7 @@ export const ERROR_CODES = [
   "SANDBOX_VIOLATION", // a run did what the sandbox forbids (planted git metadata, write budget); undone or killed
   "SCRIPT_COMPILE_FAILED", // a .ts helper failed to compile on the fast path (syntax error, not a regular file, too slow)
   "STAGE_INVALID", // workflow/stage config problem
+  "WORKFLOW_INVALID", // the workflow cannot start (bad skill_list, checker args, ...): init/serve/call stop
   "WORKFLOW_FINISHED",
   "SKILL_USAGE_INCOMPLETE",
   "SKILL_USAGE_NOT_VALIDATED",

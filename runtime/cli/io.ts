@@ -1,5 +1,5 @@
 // Terminal output for CLI verbs: stdout/stderr writers, JSON mode, colour only on a TTY, exit codes.
-import { isSkillgateError } from "../errors.js";
+import { type ErrorCode, isSkillgateError } from "../errors.js";
 
 export const EXIT_OK = 0;
 export const EXIT_FAILED = 1;
@@ -22,7 +22,22 @@ const ANSI: Record<string, [number, number]> = {
   bold: [1, 22],
 };
 
+let pipeGuarded = false;
+
+/** `skillgate catalog … | head`: the reader left, so stop quietly instead of crashing on EPIPE. */
+function guardClosedPipes(): void {
+  if (pipeGuarded) return;
+  pipeGuarded = true;
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.on("error", (error: NodeJS.ErrnoException) => {
+      if (error.code === "EPIPE") process.exit(Number(process.exitCode ?? 0));
+      throw error;
+    });
+  }
+}
+
 export function processIO(): CliIO {
+  guardClosedPipes();
   const useColour = Boolean(process.stdout.isTTY) && !process.env.NO_COLOR;
   return {
     out: (text) => process.stdout.write(text.endsWith("\n") ? text : `${text}\n`),
@@ -37,12 +52,19 @@ export function processIO(): CliIO {
   };
 }
 
-/** Prints an error the user can act on; SkillgateError USAGE → exit 2, others → exit 1. */
+/** Codes that mean the command line itself is wrong (exit 2) in every verb; everything else is failed work (1). */
+const USAGE_CODES: ReadonlySet<ErrorCode> = new Set<ErrorCode>(["USAGE", "FLAG_CONFLICT", "PATH_NOT_FOUND"]);
+
+export function exitCodeFor(code: ErrorCode): number {
+  return USAGE_CODES.has(code) ? EXIT_USAGE : EXIT_FAILED;
+}
+
+/** Prints an error the user can act on; the exit code follows exitCodeFor. */
 export function reportError(io: CliIO, error: unknown, json: boolean): void {
   if (isSkillgateError(error)) {
     if (json) io.out(JSON.stringify({ ok: false, error: error.toJSON() }, null, 2));
     else io.err(`${io.colour("red", "error")} [${error.code}]: ${error.message}`);
-    io.setExitCode(error.code === "USAGE" || error.code === "FLAG_CONFLICT" ? EXIT_USAGE : EXIT_FAILED);
+    io.setExitCode(exitCodeFor(error.code));
     return;
   }
   throw error;

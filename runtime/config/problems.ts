@@ -253,14 +253,30 @@ export function problemsFromIssues(
     const value = valueAt(merged, path);
     const described = describeIssue(issue, value, path);
     const layer = originLayer(layers, path);
+    const ucagent = issue.code === "invalid_type" ? skillListSentence(path, value, merged) : null;
     problems.push({
       source: layer?.source ?? "config",
       line: layer ? lineOf(layer, path) : undefined,
       keyPath: formatKeyPath(described.keyPath),
-      text: described.text,
+      text: ucagent ? `${ucagent} (${described.text})` : described.text,
     });
   }
   return problems;
+}
+
+/** UCAgent's own sentence for a skill_list that is not a list of strings (ucagent/stage/vstage.py). */
+function skillListSentence(
+  path: PathSegment[],
+  value: unknown,
+  merged: Record<string, unknown>,
+): string | null {
+  if (path[0] !== "stage" || typeof path[1] !== "number" || path[2] !== "skill_list") return null;
+  const name = valueAt(merged, ["stage", path[1], "name"]);
+  const stage = `Stage '${typeof name === "string" ? name : `stage[${path[1]}]`}'`;
+  if (path.length === 3) return `${stage} skill_list must be a list.`;
+  if (path.length === 4)
+    return `${stage} skill_list item must be a string: ${JSON.stringify(value) ?? String(value)}`;
+  return null;
 }
 
 export function formatProblem(problem: ConfigProblem): string {

@@ -54,4 +54,10 @@ export {
   type UsageClaim,
   type UsageState,
 } from "./state.js";
-export { describeCoverage, evaluateSkillUsage, type UsageProblem, type UsageVerdict } from "./usage.js";
+export {
+  describeCoverage,
+  evaluateSkillUsage,
+  RESTORE_SKILLS_HINT,
+  type UsageProblem,
+  type UsageVerdict,
+} from "./usage.js";

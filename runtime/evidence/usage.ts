@@ -249,9 +249,18 @@ export function describeCoverage(flags: SkillFlags): string {
   return `read lines ${parts.join(", ")} of ${flags.totalLines}`;
 }
 
+/**
+ * How to get the workspace skill copy back, in words that hold: init re-copies it and the running tools see it at
+ * once; `serve` restores it at start. No absolute host path: the agent reads this.
+ */
+export const RESTORE_SKILLS_HINT =
+  "To restore it, run `skillgate init .` in the workspace folder with the same --config and --extra-skill-path " +
+  "flags this session was started with (the running tools pick the copy up at once, no restart needed), or " +
+  "restart `skillgate serve`, which restores it at start. To work without skills, restart with --no-use-skill.";
+
 export function missingSkillText(id: string, info: StageSkillInfo | undefined): string {
   const file = info?.skillFile ?? `.ucagent/skills/${id}/SKILL.md`;
-  return `skill '${id}' of this stage is not in the workspace skill folder (${file} is missing or no longer parses). Re-run \`skillgate init\` in the workspace to restore the skill pack (when skill.enable_skill_list or skill.disable_skill_list leaves it out, change that first), or restart with --no-use-skill to work without skills.`;
+  return `skill '${id}' of this stage is not in the workspace skill folder (${file} is missing or no longer parses). ${RESTORE_SKILLS_HINT}`;
 }
 
 export function describe(value: unknown): string {

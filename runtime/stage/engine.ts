@@ -9,6 +9,7 @@ import {
   flagsOf,
   type GateVerdict,
   type LedgerSnapshot,
+  RESTORE_SKILLS_HINT,
   type StageSkillInfo,
   type UnsignedRecord,
   type UsageClaim,
@@ -24,7 +25,7 @@ import { checkFreshness, usageFreshness } from "./freshness.js";
 import { applySkillHooks, type HookImporter, importHookFile, StageInstance } from "./hooks.js";
 import { formatStatus } from "./status-text.js";
 import type { ReadRange, SkillEvidence, StageEngine, StageView } from "./types.js";
-import { validateWorkflow } from "./workflow.js";
+import { assertWorkflowStartable, validateWorkflow } from "./workflow.js";
 
 export interface StageEngineOptions {
   paths: WorkspacePaths;
@@ -78,15 +79,15 @@ class Engine implements SkillgateStageEngine {
   constructor(private readonly o: StageEngineOptions) {
     this.ledger = new EvidenceLedger(o.paths, { home: o.home, now: o.now });
     this.stages = o.config.stage;
-    this.diagnostics = validateWorkflow(
-      o.config,
-      o.skillsEnabled ? o.catalog() : null,
-      o.skillsEnabled,
-    ).filter((d) => o.skillsEnabled || d.code !== "SKILL_ROOT_MISSING");
+    this.diagnostics = validateWorkflow(o.config, o.skillsEnabled ? o.catalog() : null, o.skillsEnabled, {
+      rootLabel: relative(o.paths.root, o.paths.skillsDir).split(sep).join("/"),
+    }).filter((d) => o.skillsEnabled || d.code !== "SKILL_ROOT_MISSING");
   }
 
   async start(): Promise<void> {
-    for (const d of this.diagnostics) if (d.severity === "error") this.warn(`workflow config: ${d.message}`);
+    // A broken workflow stops start-up (UCAgent raises while building its stages); a missing skill folder does not.
+    assertWorkflowStartable(this.diagnostics, `workspace ${this.o.paths.root}`);
+    // What is left is a missing skill folder: the tools answer it themselves, with the fix.
     const { snapshot } = await this.ledger.transact((snap) => {
       const records: UnsignedRecord[] = [];
       if (snap.head.seq === 0 && this.stages.length > 0) {
@@ -610,8 +611,8 @@ class Engine implements SkillgateStageEngine {
   private skillRootMissing(stageName: string, tool: string): ToolResult {
     const shown = relative(this.o.paths.root, this.o.paths.skillsDir).split(sep).join("/");
     return this.result(
-      `${tool}: stage '${stageName}' names skills, but the workspace skill folder ${shown} is missing (deleted after init?). Restore it with \`skillgate init ${this.o.paths.root}\`, or restart with --no-use-skill to complete stages without skills. Check still works meanwhile.`,
-      { skill_root: this.o.paths.skillsDir },
+      `${tool}: stage '${stageName}' names skills, but the workspace skill folder ${shown} is missing. ${RESTORE_SKILLS_HINT} Check still works meanwhile.`,
+      { skill_root: shown },
       "SKILL_ROOT_MISSING",
     );
   }

@@ -18,4 +18,4 @@ export type {
 export { applySkillHooks, HOOKABLE_METHODS, importHookFile, StageInstance } from "./hooks.js";
 export type { EvidenceKind, ReadRange, SkillEvidence, StageEngine, StageView } from "./types.js";
 export type { WorkflowInput } from "./workflow.js";
-export { validateWorkflow } from "./workflow.js";
+export { assertWorkflowStartable, fatalWorkflowErrors, validateWorkflow } from "./workflow.js";

@@ -5,6 +5,7 @@ import {
   type EvidenceState,
   flagsOf,
   type GateVerdict,
+  RESTORE_SKILLS_HINT,
   type StageSkillInfo,
 } from "../evidence/index.js";
 import type { StageView } from "./types.js";
@@ -90,7 +91,7 @@ export function formatStatus(input: StatusInput): { text: string; structured: Re
       );
     }
     if (input.skillRootMissing)
-      lines.push("  The workspace skill folder is missing: run `skillgate init` to restore it.");
+      lines.push(`  The workspace skill folder .ucagent/skills is missing. ${RESTORE_SKILLS_HINT}`);
   }
   lines.push(
     view.checkPassed
@@ -111,7 +112,9 @@ export function formatStatus(input: StatusInput): { text: string; structured: Re
       // Listing or reading a skill that is not in the workspace cannot succeed: say how to get it back instead.
       if (absent.has(skill.id))
         lines.push(
-          `  - ${skill.id}: missing from the workspace skill folder; restore it with \`skillgate init\` or restart with --no-use-skill`,
+          input.skillRootMissing
+            ? `  - ${skill.id}: missing, with the whole skill folder (restore it as said above)`
+            : `  - ${skill.id}: missing from the workspace skill folder. ${RESTORE_SKILLS_HINT}`,
         );
       else if (skill.missing.length > 0) lines.push(`  - ${skill.id}: ${skill.missing.join("; ")}`);
     }

@@ -1,5 +1,6 @@
 // Load-time validation of the workflow: stage names, strict force_use_skill, checker args and skill_list entries.
 import { isAbsolute, join, relative, sep } from "node:path";
+import { SkillgateError } from "../errors.js";
 import { normaliseSkillId } from "../skills/index.js";
 import type { CatalogSnapshot, Diagnostic } from "../skills/types.js";
 import { checkerArgProblems } from "./checkers/index.js";
@@ -18,7 +19,9 @@ export function validateWorkflow(
   config: WorkflowInput,
   catalog: CatalogSnapshot | null,
   skillsEnabled: boolean,
+  options: { rootLabel?: string } = {},
 ): Diagnostic[] {
+  const rootLabel = options.rootLabel ?? catalog?.root ?? ".ucagent/skills";
   const out: Diagnostic[] = [];
   if (!Array.isArray(config.stage)) {
     out.push(
@@ -79,10 +82,20 @@ export function validateWorkflow(
     }
     checkCheckers(stage.checker, at, label, out);
     if (!skillsEnabled) return;
-    const rootMissing = checkSkillList(stage.skill_list, at, label, catalog, out, rootReported, config.skill);
+    const rootMissing = checkSkillList(
+      stage.skill_list,
+      at,
+      label,
+      name ?? at,
+      catalog,
+      out,
+      rootReported,
+      config.skill,
+      rootLabel,
+    );
     rootReported ||= rootMissing;
   });
-  if (skillsEnabled && catalog) checkGeneralSkills(config.skill?.general_skill_list, catalog, out);
+  if (skillsEnabled && catalog) checkGeneralSkills(config.skill?.general_skill_list, catalog, out, rootLabel);
   return out;
 }
 
@@ -128,23 +141,26 @@ function checkCheckers(raw: unknown, at: string, label: string, out: Diagnostic[
   });
 }
 
-/** Returns true when it reported the skill root missing. */
+/** Returns true when it reported the skill root missing. Messages start with UCAgent's own sentence. */
 function checkSkillList(
   raw: unknown,
   at: string,
   label: string,
+  stageName: string,
   catalog: CatalogSnapshot | null,
   out: Diagnostic[],
   rootAlreadyReported: boolean,
-  copyFilters?: CopyFilters,
+  copyFilters: CopyFilters | undefined,
+  rootLabel: string,
 ): boolean {
-  if (raw === undefined) return false;
+  if (raw === undefined || raw === null) return false;
+  const ucagent = `Stage '${stageName}'`;
   if (!Array.isArray(raw)) {
     out.push(
       error(
         `${at}.skill_list`,
         "SKILL_LIST_INVALID",
-        `${label}: skill_list must be a list of skill ids; got ${kind(raw)}.`,
+        `${ucagent} skill_list must be a list. (${at}.skill_list is ${kind(raw)}; write skill_list: followed by '- group/skill-name' entries.)`,
       ),
     );
     return false;
@@ -165,12 +181,23 @@ function checkSkillList(
   const ids = new Map<string, number>();
   raw.forEach((entry, i) => {
     const where = `${at}.skill_list[${i}]`;
-    if (typeof entry !== "string" || entry.trim().length === 0) {
+    if (typeof entry !== "string") {
       out.push(
         error(
           where,
           "SKILL_ID_INVALID",
-          `${label} skill_list[${i}]: must be a non-empty skill id string; got ${kind(entry)}.`,
+          `${ucagent} skill_list item must be a string: ${JSON.stringify(entry) ?? String(entry)} (${where} is ${kind(entry)}; write the skill id as a string, e.g. 'review/static-bug-analysis').`,
+        ),
+      );
+      return;
+    }
+    const item = entry.trim();
+    if (item.length === 0) {
+      out.push(
+        error(
+          where,
+          "SKILL_ID_INVALID",
+          `${ucagent} skill_list contains an empty skill name. (${where}; remove it or write a skill id.)`,
         ),
       );
       return;
@@ -181,7 +208,7 @@ function checkSkillList(
         error(
           where,
           "SKILL_ID_OUTSIDE_ROOT",
-          `${label} skill_list[${i}]: '${entry}' is not inside the skill root ${catalog.root} (absolute paths and '..' are not allowed); use the path below the root, e.g. 'review/static-bug-analysis'.`,
+          `${ucagent} skill '${item}' is outside the workspace skill directory. (${where}: absolute paths and '..' are not allowed; use the path below ${rootLabel}, e.g. 'review/static-bug-analysis'.)`,
         ),
       );
       return;
@@ -198,13 +225,14 @@ function checkSkillList(
     }
     ids.set(id, i);
     if (catalog.skills.some((s) => s.id === id)) return;
+    const notFound = `${ucagent} skill '${item}' is not found in workspace.`;
     const broken = skippedDiagnostic(catalog, id);
     if (broken) {
       out.push(
         error(
           where,
           "SKILL_INVALID",
-          `${label} skill_list[${i}]: skill '${id}' exists but does not load (${broken.message}); fix its SKILL.md (\`skillgate validate\`) or remove it from skill_list.`,
+          `${notFound} (${where}: ${rootLabel}/${id}/SKILL.md does not load: ${broken.message}; fix it (\`skillgate validate\`) or remove it from skill_list.)`,
         ),
       );
       return;
@@ -215,8 +243,8 @@ function checkSkillList(
         where,
         "SKILL_NOT_FOUND",
         excluded
-          ? `${label} skill_list[${i}]: skill '${id}' is not in ${catalog.root} because ${excluded}, so init did not copy it; change that list and re-run skillgate init, or remove it from skill_list.`
-          : `${label} skill_list[${i}]: no skill '${id}' in ${catalog.root}${suggest(id, catalog)}; fix the id (a path below the skill root) or remove it.`,
+          ? `${notFound} (${where}: ${excluded}, so init did not copy it to ${rootLabel}; change that list and re-run skillgate init, or remove it from skill_list.)`
+          : `${notFound} (${where}: no skill '${id}' in ${rootLabel}${suggest(id, catalog)}; fix the id (a path below the skill root) or remove it.)`,
       ),
     );
   });
@@ -241,7 +269,12 @@ function exclusionByFilters(id: string, filters: CopyFilters | undefined): strin
   return listed(filters?.disable_skill_list) ? "skill.disable_skill_list excludes it" : null;
 }
 
-function checkGeneralSkills(raw: unknown, catalog: CatalogSnapshot, out: Diagnostic[]): void {
+function checkGeneralSkills(
+  raw: unknown,
+  catalog: CatalogSnapshot,
+  out: Diagnostic[],
+  rootLabel: string,
+): void {
   if (!Array.isArray(raw)) return;
   raw.forEach((entry, i) => {
     const id = typeof entry === "string" ? normaliseSkillId(entry) : null;
@@ -250,10 +283,30 @@ function checkGeneralSkills(raw: unknown, catalog: CatalogSnapshot, out: Diagnos
       warning(
         `skill.general_skill_list[${i}]`,
         "GENERAL_SKILL_NOT_FOUND",
-        `skill.general_skill_list[${i}]: no loadable skill '${String(entry)}' in ${catalog.root}${id ? suggest(id, catalog) : ""}; ListSkill will not show it. Fix the id or remove it.`,
+        `skill.general_skill_list[${i}]: no loadable skill '${String(entry)}' in ${rootLabel}${id ? suggest(id, catalog) : ""}; ListSkill will not show it. Fix the id or remove it.`,
       ),
     );
   });
+}
+
+/** Errors that stop `init`, `serve` and `call` at once (UCAgent raises them when it builds the stages). */
+export function fatalWorkflowErrors(diagnostics: Diagnostic[]): Diagnostic[] {
+  return diagnostics.filter((d) => d.severity === "error" && d.code !== "SKILL_ROOT_MISSING");
+}
+
+/** Throws WORKFLOW_INVALID listing every fatal workflow error; a missing skill folder is left to the tools. */
+export function assertWorkflowStartable(diagnostics: Diagnostic[], where: string): void {
+  const fatal = fatalWorkflowErrors(diagnostics);
+  if (fatal.length === 0) return;
+  throw new SkillgateError(
+    "WORKFLOW_INVALID",
+    [
+      `the workflow of ${where} cannot start (${fatal.length} error${fatal.length === 1 ? "" : "s"}):`,
+      ...fatal.map((d) => `  - ${d.message}`),
+      "Fix the stage config (skill_list entries are paths below the workspace skill folder) and start again.",
+    ].join("\n"),
+    { diagnostics: fatal },
+  );
 }
 
 function skippedDiagnostic(catalog: CatalogSnapshot, id: string): Diagnostic | undefined {

@@ -1,5 +1,6 @@
 // ListSkill: the current stage's skills, then general skills up to the cap, in UCAgent's text format; records list evidence.
 import { z } from "zod";
+import { RESTORE_SKILLS_HINT } from "../evidence/index.js";
 import { normaliseSkillId } from "../skills/index.js";
 import type { SkillRecord } from "../skills/types.js";
 import {
@@ -74,7 +75,7 @@ export async function listSkill(session: Session): Promise<ToolResult> {
     return errorResult(
       "SKILL_NOT_FOUND",
       `No available skills found in skill directory ${root}. Skills should be subdirectories containing a SKILL.md ` +
-        `file with name and description in its frontmatter; re-run \`skillgate init ${session.paths.root}\` to copy ` +
+        `file with name and description in its frontmatter; run \`skillgate init .\` in the workspace folder to copy ` +
         "the pack, or run `skillgate validate` on your skill folder to see why a skill was skipped.",
       { skill_root: snapshot.root, skipped: snapshot.skipped },
     );
@@ -99,7 +100,8 @@ export async function listSkill(session: Session): Promise<ToolResult> {
     if (missing.length > 0) {
       text +=
         `\nWarning: stage skill(s) ${missing.join(", ")} of stage '${stage?.config.name}' failed to load from ${root}; ` +
-        `re-run \`skillgate init ${session.paths.root}\` and \`skillgate validate\` to see why.`;
+        "run `skillgate validate .ucagent/skills` to see why. " +
+        RESTORE_SKILLS_HINT.replace("restore it", "restore the copy");
     }
     return okResult(text, {
       stage: stage?.config.name ?? null,

@@ -15,7 +15,12 @@ export const MAX_READ_CHARS = 131_072;
 export const readTextFileInput = z
   .object({
     path: z.string().min(1).describe("Text file path to read, relative to the workspace."),
-    start: z.number().int().default(1).describe("Start line index (1-based)."),
+    start: z
+      .number()
+      .int()
+      .min(0, "start is a 1-based line number (0 reads from line 1); negative values are not allowed")
+      .default(1)
+      .describe("Start line index (1-based)."),
     count: z.number().int().min(-1).default(-1).describe("Number of lines to read. -1 means to end of file."),
   })
   .strict();

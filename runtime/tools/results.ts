@@ -2,6 +2,7 @@
 import { relative, sep } from "node:path";
 import type { ErrorCode } from "../errors.js";
 import { isSkillgateError } from "../errors.js";
+import { RESTORE_SKILLS_HINT } from "../evidence/index.js";
 import type { Session, ToolName, ToolResult } from "./types.js";
 
 export function okResult(text: string, structured: Record<string, unknown>): ToolResult {
@@ -41,13 +42,9 @@ export function skillsDisabledResult(tool: ToolName): ToolResult {
 /** Skills are enabled but <ws>/.ucagent/skills is not there. */
 export function skillRootMissingResult(session: Session): ToolResult {
   const shown = workspaceRelative(session, session.paths.skillsDir);
-  return errorResult(
-    "SKILL_ROOT_MISSING",
-    `Skill directory not found: ${shown}. Copy the skills into the workspace with \`skillgate init ${session.paths.root}\` ` +
-      "(or restart the server, which initialises the workspace); if you meant to work without skills, check " +
-      "skill.use_skill in the config or pass --no-use-skill.",
-    { skill_root: session.paths.skillsDir },
-  );
+  return errorResult("SKILL_ROOT_MISSING", `Skill directory not found: ${shown}. ${RESTORE_SKILLS_HINT}`, {
+    skill_root: session.paths.skillsDir,
+  });
 }
 
 /** Path relative to the workspace with "/" separators (what the agent passes back to ReadTextFile). */

@@ -1,10 +1,11 @@
 // Opens a workspace for the tools: layered config, init when needed, runtime config, live skill catalog, stage engine.
 import { existsSync } from "node:fs";
+import { resolve } from "node:path";
 import { loadConfig, skillFlagsFromArgv, skillgateHome } from "../config/index.js";
 import type { SkillgateConfig } from "../config/schema.js";
 import { createCatalog, scanSkillRoot } from "../skills/index.js";
 import type { CatalogSnapshot } from "../skills/types.js";
-import { createStageEngine } from "../stage/index.js";
+import { createStageEngine, validateWorkflow } from "../stage/index.js";
 import { type InitProgress, initWorkspace, readRuntimeConfig } from "../workspace/index.js";
 import { workspacePaths } from "../workspace/paths.js";
 import type { Session } from "./types.js";
@@ -37,6 +38,13 @@ export interface OpenSessionOptions {
    * use and no watcher thread, for a process that serves one call and exits (`skillgate call`, `status`).
    */
   catalog?: "live" | "static";
+  /** `--dut PATH` (relative to the current folder): overrides config DUT and re-runs init to record it. */
+  dut?: string;
+  /**
+   * Re-copy the pack when skills are enabled and the workspace copy lost the skill folder or a stage skill (as
+   * UCAgent copies at every start); `serve` sets it. `call` does not: its tools answer with the fix instead.
+   */
+  restoreSkills?: boolean;
 }
 
 export interface OpenedSession extends Session {
@@ -61,7 +69,12 @@ export async function openSession(options: OpenSessionOptions): Promise<OpenedSe
     env: options.env,
     workspaceLayer: options.workspaceLayer,
   });
-  const needsInit = options.init === true || !existsSync(paths.runtimeConfig);
+  if (options.dut !== undefined) config.DUT = resolve(options.dut);
+  const needsInit =
+    options.init === true ||
+    options.dut !== undefined ||
+    !existsSync(paths.runtimeConfig) ||
+    (options.restoreSkills === true && config.skill.use_skill && skillCopyDamaged(paths.skillsDir, config));
   if (needsInit) {
     await initWorkspace({ workspace: paths.root, config, onProgress: options.onProgress });
   }
@@ -90,6 +103,13 @@ export async function openSession(options: OpenSessionOptions): Promise<OpenedSe
     configSources: sources,
     initialised: needsInit,
   };
+}
+
+/** The skill folder is gone, or a stage skill is missing from it or no longer parses. */
+function skillCopyDamaged(skillsDir: string, config: SkillgateConfig): boolean {
+  if (!existsSync(skillsDir)) return true;
+  const damaged = new Set(["SKILL_NOT_FOUND", "SKILL_INVALID"]);
+  return validateWorkflow(config, scanSkillRoot(skillsDir), true).some((d) => damaged.has(d.code));
 }
 
 /** A catalog getter that notices the skill folder disappearing or coming back. */

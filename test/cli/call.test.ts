@@ -118,7 +118,45 @@ describe("skillgate call across processes", () => {
       code: 1,
       message: "is not within the workspace",
     },
-    { args: ["call", "NoSuchTool"], workspace: true, code: 1, message: "Unknown tool 'NoSuchTool'." },
+    // An unknown tool is a usage error of the command line, like an unknown verb.
+    {
+      args: ["call", "NoSuchTool"],
+      workspace: true,
+      code: 2,
+      message: "error [USAGE]: Unknown tool 'NoSuchTool'. Available tools: ListSkill, ReadTextFile,",
+    },
+    {
+      args: ["call", "ReadTextFile", '{"path": "dut/x", "start": -1}'],
+      workspace: true,
+      code: 1,
+      message:
+        "Invalid arguments for ReadTextFile: 'start' is too small (start is a 1-based line number (0 reads from line 1); negative values are not allowed), got -1.",
+    },
+    // The same missing path is the same usage error (exit 2) in every verb.
+    {
+      args: ["init", "/nonexistent-ws-parent/ws", "--extra-skill-path", "/nonexistent-skills"],
+      workspace: false,
+      code: 2,
+      message: "error [PATH_NOT_FOUND]:",
+    },
+    {
+      args: ["validate", "/nonexistent-skills"],
+      workspace: false,
+      code: 2,
+      message: "error [PATH_NOT_FOUND]:",
+    },
+    {
+      args: ["catalog", "/nonexistent-skills"],
+      workspace: false,
+      code: 2,
+      message: "error [PATH_NOT_FOUND]:",
+    },
+    {
+      args: ["serve", "--json"],
+      workspace: true,
+      code: 2,
+      message: "--json needs --http: over stdio, stdout carries the MCP protocol only.",
+    },
     {
       args: ["serve", "--http", "nowhere"],
       workspace: true,

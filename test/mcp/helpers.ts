@@ -42,7 +42,7 @@ export interface HttpServer {
   stop(): Promise<void>;
 }
 
-/** Starts `serve --http 127.0.0.1:0 --json` and reads the bound URL from its stderr JSON line. */
+/** Starts `serve --http 127.0.0.1:0 --json` and reads the bound URL from its stdout JSON line. */
 export async function startHttpServer(serveArgs: string[], env: NodeJS.ProcessEnv): Promise<HttpServer> {
   const child = spawn(TSX, [MAIN, "serve", "--http", "127.0.0.1:0", "--json", ...serveArgs], {
     cwd: REPO_ROOT,
@@ -51,14 +51,14 @@ export async function startHttpServer(serveArgs: string[], env: NodeJS.ProcessEn
   });
   let log = "";
   let stdout = "";
-  child.stdout?.on("data", (chunk: Buffer) => {
-    stdout += chunk.toString();
+  child.stderr?.on("data", (chunk: Buffer) => {
+    log += chunk.toString();
   });
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`server did not start:\n${log}`)), 45_000);
-    child.stderr?.on("data", (chunk: Buffer) => {
-      log += chunk.toString();
-      for (const line of log.split("\n")) {
+    child.stdout?.on("data", (chunk: Buffer) => {
+      stdout += chunk.toString();
+      for (const line of stdout.split("\n")) {
         if (!line.startsWith("{")) continue;
         const event = JSON.parse(line) as { event?: string; url?: string };
         if (event.event === "listening" && event.url) {

@@ -2,6 +2,7 @@
 import { readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { RESTORE_SKILLS_HINT } from "../../runtime/evidence/index.js";
 import { makeWorkspace, type TestWorkspace, wholeFile } from "./helpers.js";
 
 const TEXT = "review/text-method";
@@ -321,7 +322,7 @@ describe("skill folder deleted mid-workflow", () => {
     const complete = await engine.complete();
     expect(complete.code).toBe("SKILL_ROOT_MISSING");
     expect(complete.text).toBe(
-      `Complete: stage 'review' names skills, but the workspace skill folder .ucagent/skills is missing (deleted after init?). Restore it with \`skillgate init ${ws!.root}\`, or restart with --no-use-skill to complete stages without skills. Check still works meanwhile.`,
+      `Complete: stage 'review' names skills, but the workspace skill folder .ucagent/skills is missing. ${RESTORE_SKILLS_HINT} Check still works meanwhile.`,
     );
     expect((await engine.setSkillUsage({ [TEXT]: USED, [SCRIPT]: USED })).code).toBe("SKILL_ROOT_MISSING");
   });
@@ -334,7 +335,7 @@ describe("skill folder deleted mid-workflow", () => {
     await rm(join(ws!.paths.skillsDir, "review", "script-method"), { recursive: true, force: true });
     const usage = await engine.setSkillUsage({ [TEXT]: USED, [SCRIPT]: USED });
     expect(usage.text).toContain(
-      `- skill '${SCRIPT}' of this stage is not in the workspace skill folder (.ucagent/skills/${SCRIPT}/SKILL.md is missing or no longer parses). Re-run \`skillgate init\` in the workspace to restore the skill pack (when skill.enable_skill_list or skill.disable_skill_list leaves it out, change that first), or restart with --no-use-skill to work without skills.`,
+      `- skill '${SCRIPT}' of this stage is not in the workspace skill folder (.ucagent/skills/${SCRIPT}/SKILL.md is missing or no longer parses). ${RESTORE_SKILLS_HINT}`,
     );
     const complete = await engine.complete();
     expect(complete.code).toBe("SKILL_NOT_FOUND");
@@ -343,7 +344,7 @@ describe("skill folder deleted mid-workflow", () => {
     );
     const status = await engine.status();
     expect(status.text).toContain(
-      `  - ${SCRIPT}: missing from the workspace skill folder; restore it with \`skillgate init\` or restart with --no-use-skill`,
+      `  - ${SCRIPT}: missing from the workspace skill folder. ${RESTORE_SKILLS_HINT}`,
     );
     expect(status.text).not.toContain(`  - ${SCRIPT}: call`);
   });
@@ -477,7 +478,10 @@ describe("Status", () => {
     await rm(ws!.paths.skillsDir, { recursive: true, force: true });
     const missing = await engine.status();
     expect(missing.text).toContain(
-      "  The workspace skill folder is missing: run `skillgate init` to restore it.",
+      `\n  The workspace skill folder .ucagent/skills is missing. ${RESTORE_SKILLS_HINT}\n`,
+    );
+    expect(missing.text).toContain(
+      `\n  - ${TEXT}: missing, with the whole skill folder (restore it as said above)\n`,
     );
     expect(missing.text).toContain(
       `  - ${TEXT}: Listed yes, Read no (no lines read yet), Used no, Not Applicable no [missing from the workspace skill folder]`,

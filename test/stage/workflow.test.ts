@@ -77,18 +77,76 @@ describe("validateWorkflow", () => {
       ["stage[0].skill_list[5]", "SKILL_ID_INVALID", "error"],
       ["stage[0].skill_list[7]", "SKILL_ID_DUPLICATE", "warning"],
     ]);
-    const byPath = new Map(diagnostics.map((d) => [d.path, d.message]));
-    expect(byPath.get("stage[0].skill_list[0]")).toBe(
-      `stage 'review' (stage[0]) skill_list[0]: '../outside' is not inside the skill root ${FIXTURE_SKILLS} (absolute paths and '..' are not allowed); use the path below the root, e.g. 'review/static-bug-analysis'.`,
+  });
+
+  // UCAgent's own sentence first (ucagent/stage/vstage.py _init_skill_list), then where and the fix.
+  it.each([
+    [
+      "not a list",
+      "review/text-method",
+      "stage[0].skill_list",
+      "SKILL_LIST_INVALID",
+      `Stage 'review' skill_list must be a list. (stage[0].skill_list is "review/text-method" (a string); write skill_list: followed by '- group/skill-name' entries.)`,
+    ],
+    [
+      "an item that is not a string",
+      [42],
+      "stage[0].skill_list[0]",
+      "SKILL_ID_INVALID",
+      "Stage 'review' skill_list item must be a string: 42 (stage[0].skill_list[0] is 42 (a number); write the skill id as a string, e.g. 'review/static-bug-analysis').",
+    ],
+    [
+      "an empty item",
+      ["  "],
+      "stage[0].skill_list[0]",
+      "SKILL_ID_INVALID",
+      "Stage 'review' skill_list contains an empty skill name. (stage[0].skill_list[0]; remove it or write a skill id.)",
+    ],
+    [
+      "a '..' escape",
+      ["../outside"],
+      "stage[0].skill_list[0]",
+      "SKILL_ID_OUTSIDE_ROOT",
+      "Stage 'review' skill '../outside' is outside the workspace skill directory. (stage[0].skill_list[0]: absolute paths and '..' are not allowed; use the path below .ucagent/skills, e.g. 'review/static-bug-analysis'.)",
+    ],
+    [
+      "an absolute path",
+      ["/abs/path"],
+      "stage[0].skill_list[0]",
+      "SKILL_ID_OUTSIDE_ROOT",
+      "Stage 'review' skill '/abs/path' is outside the workspace skill directory. (stage[0].skill_list[0]: absolute paths and '..' are not allowed; use the path below .ucagent/skills, e.g. 'review/static-bug-analysis'.)",
+    ],
+    [
+      "a missing skill",
+      ["review/missing"],
+      "stage[0].skill_list[0]",
+      "SKILL_NOT_FOUND",
+      "Stage 'review' skill 'review/missing' is not found in workspace. (stage[0].skill_list[0]: no skill 'review/missing' in .ucagent/skills; fix the id (a path below the skill root) or remove it.)",
+    ],
+    [
+      "a bare folder name",
+      ["text-method"],
+      "stage[0].skill_list[0]",
+      "SKILL_NOT_FOUND",
+      "Stage 'review' skill 'text-method' is not found in workspace. (stage[0].skill_list[0]: no skill 'text-method' in .ucagent/skills (did you mean 'review/text-method'?); fix the id (a path below the skill root) or remove it.)",
+    ],
+  ])("reports %s with UCAgent's message", (_what, skillList, path, code, message) => {
+    const diagnostics = validateWorkflow({ stage: [stage({ skill_list: skillList })] }, catalog, true, {
+      rootLabel: ".ucagent/skills",
+    });
+    expect(diagnostics).toEqual([{ path, code, severity: "error", message }]);
+  });
+
+  it("reports a skill whose SKILL.md does not parse as not found, with the parse error", () => {
+    const [d] = validateWorkflow(
+      { stage: [stage({ skill_list: ["broken/no-frontmatter"] })] },
+      catalog,
+      true,
+      { rootLabel: ".ucagent/skills" },
     );
-    expect(byPath.get("stage[0].skill_list[2]")).toBe(
-      `stage 'review' (stage[0]) skill_list[2]: no skill 'review/missing' in ${FIXTURE_SKILLS}; fix the id (a path below the skill root) or remove it.`,
-    );
-    expect(byPath.get("stage[0].skill_list[3]")).toBe(
-      `stage 'review' (stage[0]) skill_list[3]: no skill 'text-method' in ${FIXTURE_SKILLS} (did you mean 'review/text-method'?); fix the id (a path below the skill root) or remove it.`,
-    );
-    expect(byPath.get("stage[0].skill_list[4]")).toMatch(
-      /^stage 'review' \(stage\[0\]\) skill_list\[4\]: skill 'broken\/no-frontmatter' exists but does not load \(.+\); fix its SKILL\.md \(`skillgate validate`\) or remove it from skill_list\.$/,
+    expect(d?.code).toBe("SKILL_INVALID");
+    expect(d?.message).toMatch(
+      /^Stage 'review' skill 'broken\/no-frontmatter' is not found in workspace\. \(stage\[0\]\.skill_list\[0\]: \.ucagent\/skills\/broken\/no-frontmatter\/SKILL\.md does not load: .+; fix it \(`skillgate validate`\) or remove it from skill_list\.\)$/,
     );
   });
 
@@ -103,9 +161,10 @@ describe("validateWorkflow", () => {
       { skill, stage: [stage({ skill_list: ["review/missing"] })] },
       catalog,
       true,
+      { rootLabel: ".ucagent/skills" },
     );
     expect(diagnostics.map((d) => d.message)).toEqual([
-      `stage 'review' (stage[0]) skill_list[0]: skill 'review/missing' is not in ${FIXTURE_SKILLS} because ${why}, so init did not copy it; change that list and re-run skillgate init, or remove it from skill_list.`,
+      `Stage 'review' skill 'review/missing' is not found in workspace. (stage[0].skill_list[0]: ${why}, so init did not copy it to .ucagent/skills; change that list and re-run skillgate init, or remove it from skill_list.)`,
     ]);
   });
 

@@ -156,9 +156,10 @@ describe("ListSkill with the skill folder missing", () => {
     const result = await callTool(session, "ListSkill", {});
     expect(result).toMatchObject({ isError: true, code: "SKILL_ROOT_MISSING" });
     expect(result.text).toBe(
-      `Skill directory not found: .ucagent/skills. Copy the skills into the workspace with \`skillgate init ${session.paths.root}\` ` +
-        "(or restart the server, which initialises the workspace); if you meant to work without skills, check " +
-        "skill.use_skill in the config or pass --no-use-skill.",
+      "Skill directory not found: .ucagent/skills. To restore it, run `skillgate init .` in the workspace folder " +
+        "with the same --config and --extra-skill-path flags this session was started with (the running tools pick " +
+        "the copy up at once, no restart needed), or restart `skillgate serve`, which restores it at start. To work " +
+        "without skills, restart with --no-use-skill.",
     );
     renameSync(hidden, session.paths.skillsDir);
     expect((await callTool(session, "ListSkill", {})).isError).toBe(false);
@@ -176,7 +177,8 @@ describe("ListSkill with the skill folder missing", () => {
       expect(result.text).toMatch(
         /^No available skills found in skill directory \.ucagent\/skills\. Skills should be/,
       );
-      expect(result.text).toContain(`skillgate init ${session.paths.root}`);
+      expect(result.text).toContain("run `skillgate init .` in the workspace folder to copy the pack");
+      expect(result.text).not.toContain(session.paths.root);
     } finally {
       removeTree(pack);
     }

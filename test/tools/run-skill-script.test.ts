@@ -242,7 +242,10 @@ describe("RunSkillScript with skills disabled or the skill folder missing", () =
       commands: [[GATE_SKILL, "write_marker.py", "x"]],
     });
     expect(result).toMatchObject({ isError: true, code: "SKILL_ROOT_MISSING" });
-    expect(result.text).toContain(`skillgate init ${session.paths.root}`);
+    expect(result.text).toMatch(
+      /^Skill directory not found: \.ucagent\/skills\. To restore it, run `skillgate init \.`/,
+    );
+    expect(result.text).not.toContain(session.paths.root);
     expect(existsSync(out("x"))).toBe(false);
   });
 });

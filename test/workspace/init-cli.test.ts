@@ -33,7 +33,8 @@ describe("skillgate init", () => {
   it("initialises with --config and --extra-skill-path and prints JSON", async () => {
     const ws = join(tmp.dir, "ws1");
     const config = join(tmp.dir, "c.yaml");
-    writeFileSync(config, `skill:\n  pack_path: ${FIXTURE_PACK}\n`);
+    // The default workflow names pack skills this fixture pack lacks, which would stop init.
+    writeFileSync(config, `skill:\n  pack_path: ${FIXTURE_PACK}\nstage: []\n`);
     const result = await cli([
       "init",
       ws,
@@ -60,7 +61,8 @@ describe("skillgate init", () => {
     expect(existsSync(join(tmp.dir, "ws2/.ucagent/skills"))).toBe(false);
 
     const config = join(tmp.dir, "p.yaml");
-    writeFileSync(config, `skill:\n  pack_path: ${FIXTURE_PACK}\n`);
+    // The default workflow names pack skills this fixture pack lacks, which would stop init.
+    writeFileSync(config, `skill:\n  pack_path: ${FIXTURE_PACK}\nstage: []\n`);
     const on = await cli(["init", join(tmp.dir, "ws3"), "--config", config, "--progress"]);
     expect(on.code).toBe(0);
     expect(on.stderr).toContain("copying skills: 7/7 files");

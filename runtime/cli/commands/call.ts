@@ -62,6 +62,10 @@ export function register(program: Command, io: CliIO): void {
         });
         result = await callTool(session, tool, args);
       }
+      // An unknown tool is a usage error of this command line (exit 2), not failed work of a tool.
+      if (result.isError && result.code === "USAGE") {
+        throw new SkillgateError("USAGE", result.text, { tool });
+      }
       if (flags.json) {
         io.out(
           JSON.stringify(

@@ -1,7 +1,11 @@
 // `skillgate init <ws>`: copy the skill pack into <ws>/.ucagent/skills and write runtime_config.json.
+import { existsSync } from "node:fs";
+import { resolve } from "node:path";
 import type { Command } from "commander";
 import { skillFlagsFromArgv } from "../../config/flags.js";
 import { loadConfig } from "../../config/index.js";
+import { scanSkillRoot } from "../../skills/index.js";
+import { assertWorkflowStartable, validateWorkflow } from "../../stage/workflow.js";
 import { type InitProgress, type InitReport, initWorkspace } from "../../workspace/index.js";
 import { type CliIO, reportError } from "../io.js";
 
@@ -9,6 +13,12 @@ interface InitFlags {
   config?: string;
   json?: boolean;
   progress?: boolean;
+  dut?: string;
+}
+
+/** The warning for a target folder that is not there (init and serve print it; tools would find nothing). */
+export function dutMissingWarning(dut: string): string {
+  return `DUT ${dut} does not exist: put the target there, or pass --dut PATH (the folder of the program under work)`;
 }
 
 /** Shown only when the copy is big enough for the wait to be noticed. */
@@ -31,10 +41,13 @@ export function renderInitReport(io: CliIO, report: InitReport): string {
   }
   if (report.guides.source !== null)
     lines.push(`Guides: ${report.guides.files.length} in ${report.guides.dir} from ${report.guides.source}`);
-  lines.push(`DUT: ${report.runtimeConfig.DUT}`);
+  // Never print a DUT path as if it were there.
+  const dut = report.runtimeConfig.DUT;
+  lines.push(existsSync(dut) ? `DUT: ${dut}` : "DUT: none (see the warning below)");
   lines.push(`OUT: ${report.runtimeConfig.OUT}`);
   lines.push(`Runtime config: ${report.runtimeConfigFile}`);
-  for (const warning of report.warnings) lines.push(io.colour("yellow", `warning: ${warning}`));
+  const warnings = existsSync(dut) ? report.warnings : [...report.warnings, dutMissingWarning(dut)];
+  for (const warning of warnings) lines.push(io.colour("yellow", `warning: ${warning}`));
   return lines.join("\n");
 }
 
@@ -57,6 +70,10 @@ export function register(program: Command, io: CliIO): void {
       "--extra-skill-path <path>",
       "extra skill folder copied under skills/ext/ (repeatable; enables skills)",
     )
+    .option(
+      "--dut <path>",
+      "the target under work (DUT), relative to the current folder (overrides config DUT)",
+    )
     .option("--progress", "always show copy progress on stderr")
     .option("--json", "print JSON instead of text")
     .addHelpText(
@@ -65,6 +82,7 @@ export function register(program: Command, io: CliIO): void {
         "",
         "Examples:",
         "  skillgate init ./ws",
+        "  skillgate init ./ws --dut ./my-program",
         "  skillgate init ./ws --extra-skill-path ./my-skills",
         "  skillgate init ./ws --no-use-skill --json",
       ].join("\n"),
@@ -93,9 +111,28 @@ export function register(program: Command, io: CliIO): void {
         lastShown = now;
         io.err(`copying skills: ${copied}/${total} files`);
       };
+      if (flags.dut !== undefined) config.DUT = resolve(flags.dut);
       const report = await initWorkspace({ workspace, config, onProgress });
-      if (flags.json) io.out(JSON.stringify({ ok: true, config_sources: sources, ...report }, null, 2));
-      else io.out(renderInitReport(io, report));
+      // As UCAgent builds its stages at start, a workflow that cannot run fails init, not the first tool call.
+      const catalog =
+        report.skillsEnabled && existsSync(report.skillsDir) ? scanSkillRoot(report.skillsDir) : null;
+      assertWorkflowStartable(
+        validateWorkflow(config, catalog, report.skillsEnabled, { rootLabel: ".ucagent/skills" }),
+        `workspace ${report.workspace}`,
+      );
+      const dutExists = existsSync(report.runtimeConfig.DUT);
+      if (flags.json) {
+        const warnings = dutExists
+          ? report.warnings
+          : [...report.warnings, dutMissingWarning(report.runtimeConfig.DUT)];
+        io.out(
+          JSON.stringify(
+            { ok: true, config_sources: sources, ...report, warnings, dut_exists: dutExists },
+            null,
+            2,
+          ),
+        );
+      } else io.out(renderInitReport(io, report));
     } catch (error) {
       reportError(io, error, Boolean(flags.json));
     }

@@ -1,17 +1,21 @@
 // `skillgate serve`: initialise the workspace if needed, then serve the tools over MCP (stdio, or Streamable HTTP).
+import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import type { Command } from "commander";
+import type { SkillgateConfig } from "../../config/schema.js";
 import { SkillgateError } from "../../errors.js";
 import { defaultWorkspace, prepareDefaultWorkspace } from "../../mcp/default-workspace.js";
 import { checkBindPolicy, type HttpAuthOptions, readTokenFile } from "../../mcp/http-guard.js";
 import { parseListenAddress } from "../../mcp/listen-address.js";
 import { type CliIO, reportError } from "../io.js";
+import { connectHelp, reproducibleServeArgs, selfCommand } from "../serve-args.js";
 import {
   addSessionOptions,
   initProgressPrinter,
   type SessionFlags,
   sessionOptionsFrom,
 } from "../session-options.js";
+import { dutMissingWarning } from "./init.js";
 
 interface ServeFlags extends SessionFlags {
   http?: string;
@@ -25,35 +29,30 @@ interface ServeFlags extends SessionFlags {
   allowOrigin?: string[];
   /** false with --no-file-tools. */
   fileTools?: boolean;
+  dut?: string;
 }
 
-/** The command that started this process, so the printed instructions work from a clone as well as from npm. */
-export function selfCommand(argv: string[] = process.argv): string {
-  const script = argv[1];
-  if (!script) return "npx skillgate";
-  return script.endsWith(".ts") ? `npx tsx ${script}` : `node ${script}`;
-}
-
-export function connectHelp(workspace: string, http: string | null): string {
-  const serveCmd = `${selfCommand()} serve --workspace ${workspace}`;
-  if (http) {
-    return [
-      `Connect an MCP client to ${http}:`,
-      `  Claude Code:    claude mcp add --transport http skillgate ${http}`,
-      `  Codex CLI:      codex mcp add skillgate --url ${http}`,
-      `  MCP Inspector:  npx @modelcontextprotocol/inspector  (Transport: Streamable HTTP, URL: ${http})`,
-    ].join("\n");
+/** What is missing for script runs, said once at start so the operator is not surprised by the first run. */
+export function sandboxStartWarning(
+  config: Pick<SkillgateConfig, "exec">,
+  env: NodeJS.ProcessEnv,
+  find: (name: string) => string | null,
+  platform: NodeJS.Platform = process.platform,
+): string | null {
+  if (platform !== "linux" || config.exec.sandbox_level < 2 || config.exec.allow_unsandboxed) return null;
+  const configured = env.SKILLGATE_BWRAP;
+  if (configured) {
+    return existsSync(configured)
+      ? null
+      : `SKILLGATE_BWRAP=${configured} does not exist: RunSkillScript will refuse to run scripts until it names the bubblewrap binary (or unset it and install bubblewrap: sudo apt-get install bubblewrap). Every other tool works.`;
   }
-  return [
-    "Serving MCP over stdio: an MCP client starts this command itself. To connect one:",
-    `  Claude Code:    claude mcp add skillgate -- ${serveCmd}`,
-    `  Codex CLI:      codex mcp add skillgate -- ${serveCmd}`,
-    `  MCP Inspector:  npx @modelcontextprotocol/inspector ${serveCmd}`,
-    "Or serve over HTTP: add --http 127.0.0.1:8765 and point the client at http://127.0.0.1:8765/mcp",
-  ].join("\n");
+  return find("bwrap") === null
+    ? "bubblewrap (bwrap) is not installed: RunSkillScript will refuse to run scripts until it is. Install it with: sudo apt-get install bubblewrap (Debian/Ubuntu), or set SKILLGATE_BWRAP to its path. Every other tool works."
+    : null;
 }
 
 export type { ServeFlags };
+export { selfCommand };
 
 export function httpAuthFrom(flags: ServeFlags): HttpAuthOptions {
   if (flags.authToken !== undefined && flags.authTokenFile !== undefined) {
@@ -111,12 +110,18 @@ export function register(program: Command, io: CliIO): void {
       "HTTP: also accept browser requests from this Origin (repeatable)",
       (value: string, previous: string[] = []) => [...previous, value],
     );
+  command.option(
+    "--dut <path>",
+    "the target under work (DUT), relative to the current folder (re-runs init)",
+  );
   addSessionOptions(command, false).addHelpText(
     "after",
     [
       "",
       "Without --workspace, serves ~/.skillgate/workspaces/default ($SKILLGATE_HOME honoured), seeded with the",
       "shipped example target in dut/. Only the MCP protocol is written to stdout; logs go to stderr.",
+      "A missing workspace skill folder (or stage skill) is restored from the pack at start.",
+      "--json (with --http) prints one JSON line {event: listening, url, workspace} on stdout.",
       "Examples:",
       "  skillgate serve --workspace ./ws",
       "  skillgate serve --workspace ./ws --http 127.0.0.1:8765",
@@ -124,7 +129,7 @@ export function register(program: Command, io: CliIO): void {
       "  skillgate serve --workspace ./ws --http 0.0.0.0:8765 --auth-token-file ~/.skillgate/mcp.token",
     ].join("\n"),
   );
-  command.action(async (flags: ServeFlags) => {
+  command.action(async (flags: ServeFlags, self: Command) => {
     const log = (message: string) => io.err(`skillgate: ${message}`);
     try {
       if (flags.authority || flags.socket !== undefined) {
@@ -142,6 +147,12 @@ export function register(program: Command, io: CliIO): void {
             "USAGE",
             `${name} needs --authority or --socket; add one of them or drop ${name}`,
           );
+      }
+      if (flags.json && !flags.http) {
+        throw new SkillgateError(
+          "USAGE",
+          "--json needs --http: over stdio, stdout carries the MCP protocol only. Use --http HOST:PORT --json, or drop --json.",
+        );
       }
       const address = flags.http ? parseListenAddress(flags.http) : null;
       const auth = httpAuthFrom(flags);
@@ -162,9 +173,17 @@ export function register(program: Command, io: CliIO): void {
       const session = await openSession({
         ...sessionOptionsFrom(flags, resolve(workspace)),
         resetCheckOnStart: true,
+        restoreSkills: true,
+        ...(flags.dut !== undefined ? { dut: flags.dut } : {}),
         onProgress: initProgressPrinter(log),
       });
       if (flags.fileTools === false) session.fileTools = false;
+      if (!existsSync(session.runtime.DUT)) log(`warning: ${dutMissingWarning(session.runtime.DUT)}`);
+      const { findExecutable } = await import("../../exec/runner.js");
+      const sandbox = sandboxStartWarning(session.config, process.env, (name) => findExecutable(name));
+      if (sandbox) log(`warning: ${sandbox}`);
+      const raw = self.parent?.args ?? [];
+      const serveArgs = reproducibleServeArgs(raw.slice(raw.indexOf("serve") + 1), session.paths.root);
       const stage = await session.engine.current();
       log(
         `workspace ${session.paths.root}; skills ${session.skillsEnabled ? "enabled" : "disabled"}; ` +
@@ -173,10 +192,10 @@ export function register(program: Command, io: CliIO): void {
       if (address) {
         const serving = await serveHttp(session, address, log, auth);
         if (flags.json)
-          io.err(JSON.stringify({ event: "listening", url: serving.url, workspace: session.paths.root }));
+          io.out(JSON.stringify({ event: "listening", url: serving.url, workspace: session.paths.root }));
         else
           log(
-            `MCP Streamable HTTP server listening on ${serving.url}\n${connectHelp(session.paths.root, serving.url)}`,
+            `MCP Streamable HTTP server listening on ${serving.url}\n${connectHelp(serveArgs, serving.url)}`,
           );
         await new Promise<void>((done) => {
           const stop = () => {
@@ -189,7 +208,7 @@ export function register(program: Command, io: CliIO): void {
         // Watchers of the skill catalog would keep the process alive; serving is over.
         process.exit(process.exitCode ?? 0);
       }
-      log(connectHelp(session.paths.root, null));
+      log(connectHelp(serveArgs, null));
       const serving = await serveStdio(session, log);
       await serving.closed;
       process.exit(process.exitCode ?? 0);

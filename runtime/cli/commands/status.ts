@@ -93,7 +93,7 @@ export function renderStatus(io: CliIO, session: Session, rows: StageRow[]): str
     const skills =
       row.skills.length === 0 ? io.colour("dim", "none") : row.skills.map((skill) => skill.id).join(", ");
     lines.push(
-      `${pad(String(row.index + 1), 4)}${pad(row.name, 32)}${pad(state, 10)}${pad(mark(io, row.check_passed), 7)}${skills}`,
+      `${pad(String(row.index), 4)}${pad(row.name, 32)}${pad(state, 10)}${pad(mark(io, row.check_passed), 7)}${skills}`,
     );
   }
   const current = rows.find((row) => row.state === "current");
