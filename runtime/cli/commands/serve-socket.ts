@@ -88,7 +88,7 @@ export async function runSocketServe(
       `${record.mode === "authority" ? `authority (user ${record.user})` : "MCP server"} listening on unix socket ${record.socket}\n` +
         socketConnectHelp(record.socket, record.workspace) +
         (record.http
-          ? `\nAlso Streamable HTTP on ${record.http} (send Authorization: Bearer <token>):\n${connectHelp(record.workspace, record.http)}`
+          ? `\nAlso Streamable HTTP on ${record.http} (send Authorization: Bearer <token>):\n${connectHelp(["--workspace", record.workspace], record.http)}`
           : ""),
     );
   }

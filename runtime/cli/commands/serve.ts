@@ -52,7 +52,7 @@ export function sandboxStartWarning(
 }
 
 export type { ServeFlags };
-export { selfCommand };
+export { connectHelp, selfCommand };
 
 export function httpAuthFrom(flags: ServeFlags): HttpAuthOptions {
   if (flags.authToken !== undefined && flags.authTokenFile !== undefined) {
