@@ -194,6 +194,7 @@ describe("every script named in the docs and tool texts exists", () => {
   // Names that are not script references, each with why.
   const PLACEHOLDERS = new Map([
     ["Node.js", "the runtime's name"],
+    ["fileops.py", "UCAgent's source file that the file tools follow (README), not a pack script"],
     ["draft.ts", "the agent's own draft file the runners execute"],
     ["draft.py", "the agent's own draft file the runners execute"],
     ["tool.ts", "an example key of a skill's script_runner.json"],

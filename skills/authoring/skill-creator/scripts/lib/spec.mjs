@@ -1,4 +1,4 @@
-// Agent Skills spec validation (strict, as the reference skills-ref validator applies it), standalone.
+// Agent Skills spec validation, standalone and portable; stricter than skills-ref on metadata/allowed-tools types.
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { basename, join } from "node:path";
 import { parseYaml, splitFrontmatter } from "./frontmatter.mjs";
