@@ -2,7 +2,7 @@
 import { createRequire } from "node:module";
 import type { Document, DocumentOptions, ParseOptions, ScalarTag, SchemaOptions } from "yaml";
 import { badTabOffset, NON_PRINTABLE } from "./strictyaml.js";
-import { parseSimpleMapping, type YamlParse } from "./yaml-block.js";
+import { MAX_ALIAS_COUNT, parseSimpleMapping, type YamlParse } from "./yaml-block.js";
 
 let yamlModule: typeof import("yaml") | null = null;
 /** `yaml` loads on the first block the fast path declines: a scan of plain skills never loads it. */
@@ -171,7 +171,12 @@ export function loadPyYaml(source: string, options: { fastPath?: boolean } = {})
     );
   }
   try {
-    return { ok: true, value: document.toJS({ mapAsMap: false }), document, text };
+    return {
+      ok: true,
+      value: document.toJS({ mapAsMap: false, maxAliasCount: MAX_ALIAS_COUNT }),
+      document,
+      text,
+    };
   } catch (cause) {
     // Not a syntax error but still bad input, e.g. an alias bomb ("Excessive alias count ...").
     return { ok: false, message: cause instanceof Error ? cause.message : String(cause), line: 1, column: 1 };

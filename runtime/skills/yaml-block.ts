@@ -18,12 +18,25 @@ export interface YamlOptions {
   uniqueKeys: boolean;
 }
 
+/**
+ * Aliases a frontmatter may expand to (yaml's default): an alias bomb is a YAML error, not a hang.
+ * Every loader of SKILL.md YAML (parseYamlBlock, pyyaml.ts) uses this one limit.
+ */
+export const MAX_ALIAS_COUNT = 100;
+
 export function parseYamlBlock(yaml: string, options: YamlOptions): YamlParse {
   const fast = parseSimpleMapping(yaml);
   if (fast !== null) return { ok: true, value: fast };
   const { parse, YAMLParseError } = yamlPackage();
   try {
-    return { ok: true, value: parse(yaml, { uniqueKeys: options.uniqueKeys, prettyErrors: true }) };
+    return {
+      ok: true,
+      value: parse(yaml, {
+        uniqueKeys: options.uniqueKeys,
+        prettyErrors: true,
+        maxAliasCount: MAX_ALIAS_COUNT,
+      }),
+    };
   } catch (error) {
     if (error instanceof YAMLParseError) {
       const position = error.linePos?.[0];
