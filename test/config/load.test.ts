@@ -73,7 +73,7 @@ describe("config errors name the file, line, key path, bad value and fix", () =>
     [
       "unknown key with no close match",
       "foo: 1\n",
-      `${F}:1: foo: unknown key "foo"; remove it; known keys here: DUT, OUT, skill, exec, stage`,
+      `${F}:1: foo: unknown key "foo"; remove it; known keys here: DUT, OUT, write_dirs, un_write_dirs, file_tools, skill, exec, stage`,
     ],
     [
       "shortened key inside a record",
