@@ -61,7 +61,7 @@ export function toCallToolResult(result: ToolResult): CallToolResult {
 export interface CreateMcpServerOptions {
   /** Logs go here (never stdout, which belongs to the protocol). */
   log?: (message: string) => void;
-  /** Tool calls still running are added here, so a closing transport can let them answer first. */
+  /** Requests still running are added here, so a closing transport can let them answer first. */
   inFlight?: Set<Promise<unknown>>;
   /** Page sizes of skills/list and resources/list (defaults 50 and 200). */
   pageSizes?: { skills?: number; resources?: number };
@@ -76,6 +76,25 @@ function notOfferedReason(session: Session, tool: ToolDefinition): string {
     return "the file tools are left out (serve --no-file-tools or file_tools: false); use the host's own file tools";
   }
   return "it is not offered by this server";
+}
+
+/**
+ * Every request handler registered on `server` from now on adds its running promise to `inFlight`, so a transport
+ * that closes (stdin ends right after the last request) can answer every request still running, not only tool calls
+ * (a resources/read records evidence too).
+ */
+function trackRequests(server: Server, inFlight: Set<Promise<unknown>> | undefined): void {
+  if (!inFlight) return;
+  const register = server.setRequestHandler.bind(server) as (
+    schema: unknown,
+    handler: (request: unknown, extra: unknown) => unknown,
+  ) => void;
+  (server as unknown as { setRequestHandler: typeof register }).setRequestHandler = (schema, handler) =>
+    register(schema, (request, extra) => {
+      const running = Promise.resolve().then(() => handler(request, extra));
+      inFlight.add(running);
+      return running.finally(() => inFlight.delete(running));
+    });
 }
 
 /** Servers sharing a Session, so a stage change made through one tells every client its resources changed. */
@@ -106,6 +125,7 @@ export function createMcpServer(session: Session, options: CreateMcpServerOption
       instructions: INSTRUCTIONS,
     },
   );
+  trackRequests(server, options.inFlight);
   const offered = () => offeredTools(session);
   // The low-level handlers keep argument validation ours: bad arguments become readable isError results.
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: offered().map(toolListing) }));
@@ -123,9 +143,7 @@ export function createMcpServer(session: Session, options: CreateMcpServerOption
       );
     }
     const started = Date.now();
-    const running = callTool(session, name, request.params.arguments ?? {});
-    options.inFlight?.add(running);
-    const result = await running.finally(() => options.inFlight?.delete(running));
+    const result = await callTool(session, name, request.params.arguments ?? {});
     options.log?.(
       `${name}: ${result.isError ? `error ${result.code ?? ""}` : "ok"} (${Date.now() - started} ms)`,
     );

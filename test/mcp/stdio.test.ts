@@ -164,11 +164,12 @@ describe("skillgate serve over stdio", () => {
       method: "tools/call",
       params: { name: "RunSkillScript", arguments: { commands: 7 } },
     });
-    // Closing stdin right after the last request: the server still answers both before it exits.
+    send({ jsonrpc: "2.0", id: 4, method: "skills/list", params: {} });
+    // Closing stdin right after the last request: the server still answers all of them before it exits.
     child.stdin.end();
     expect(await exited).toBe(0);
     const lines = stdout.split("\n").filter((line) => line.length > 0);
-    expect(lines).toHaveLength(3);
+    expect(lines).toHaveLength(4);
     // Answers may come in any order (calls run concurrently).
     const messages = lines
       .map((line) => JSON.parse(line) as { jsonrpc: string; id: number; result?: { isError?: boolean } })
@@ -177,6 +178,7 @@ describe("skillgate serve over stdio", () => {
       ["2.0", 1],
       ["2.0", 2],
       ["2.0", 3],
+      ["2.0", 4],
     ]);
     expect(messages[2]?.result?.isError).toBe(true);
     expect(stderr).toContain("skillgate: workspace");
