@@ -106,6 +106,11 @@ export async function startSocketServer(options: SocketServeOptions): Promise<So
       ownerGroups: info.uid === self.uid ? null : groupsOf(info.uid),
       sameUserOk: options.sameUserOk === true,
     });
+    if (info.uid === self.uid) {
+      options.log(
+        `--same-user-ok: the authority runs as the workspace owner ${self.user}; nothing is enforced against an agent running as this user (for tests only)`,
+      );
+    }
     checkProtectedHardlinks();
     // Files the authority and its script runs create in the workspace stay writable for the owner's group
     // (the workspace is shared through a setgid group); the state folder gets its own group and mode 0755.

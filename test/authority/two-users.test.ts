@@ -316,6 +316,9 @@ describe.sequential("authority mode: the authority as sg-auth-a, the agent as sg
         gid: users.agent.gid,
         mode: 0o755,
       });
+      expect(own.stderr()).toContain(
+        `skillgate: --same-user-ok: the authority runs as the workspace owner ${users.agent.name}; nothing is enforced against an agent running as this user (for tests only)\n`,
+      );
       const status = await skillgate(users.runner(users.agent), ["call", "Status", "--workspace", ws3], env);
       expect(status.code, status.stderr).toBe(0);
       expect(status.stdout.split("\n")[0]).toBe(
