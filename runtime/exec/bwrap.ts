@@ -34,6 +34,8 @@ export interface BwrapPlan {
   blockFd?: number;
   /** Descriptor holding the compiled seccomp program (seccomp.ts). */
   seccompFd?: number;
+  /** uid/gid inside (default 65534). */
+  innerId?: { uid: number; gid: number };
   /** Replaces /etc/resolv.conf with this descriptor's content (the user-mode network's resolver). */
   resolvConfFd?: number;
 }
@@ -159,13 +161,15 @@ export function bwrapArgv(plan: BwrapPlan, host: HostView = realHost): string[] 
     "--unshare-ipc",
     "--unshare-uts",
     "--unshare-cgroup-try",
+    // Always a network namespace of its own: a network grant attaches user-mode networking to it
+    // (netns.ts), so the host's loopback services and abstract unix sockets stay out of reach either way.
+    "--unshare-net",
   ];
-  // A network namespace of its own unless the network is shared (granted).
-  if (!plan.network) argv.push("--unshare-net");
   const features = plan.features ?? ALL_FEATURES;
   argv.push("--die-with-parent", "--new-session", "--cap-drop", "ALL");
   if (features.disableUserns) argv.push("--disable-userns");
-  argv.push("--uid", "65534", "--gid", "65534", "--hostname", "skillgate");
+  const inner = plan.innerId ?? { uid: 65534, gid: 65534 };
+  argv.push("--uid", String(inner.uid), "--gid", String(inner.gid), "--hostname", "skillgate");
   argv.push("--clearenv");
   for (const [name, value] of Object.entries(plan.env)) argv.push("--setenv", name, value);
 

@@ -1,4 +1,4 @@
-// A per-run pids cgroup: caps processes+threads for root (whom RLIMIT_NPROC ignores) and finds every process to kill.
+// A per-run cgroup (root only): pids caps processes+threads (RLIMIT_NPROC ignores root) and finds every process to kill; memory counts all memory.
 import {
   existsSync,
   mkdirSync,
@@ -12,6 +12,12 @@ import { join } from "node:path";
 
 export interface PidsCgroup {
   dir: string;
+  /** The run's memory cgroup (v1: its own hierarchy; v2: the same folder), or null when none could be made. */
+  memoryDir: string | null;
+  /** Whether the kernel's OOM killer acted inside the memory cgroup. */
+  oomKilled(): boolean;
+  /** Moves a process into the memory cgroup only (after a spawn born inside the pids cgroup). */
+  addMemory(pid: number): void;
   /** Moves a process (and its threads) into the cgroup. */
   add(pid: number): void;
   /** Live member processes. */
@@ -54,16 +60,61 @@ function pidsHierarchyParent(root: string): string | null {
   }
 }
 
+/**
+ * The memory cgroup of a run limited to `bytes` with swap off: counts page cache, tmpfs and memfd pages too,
+ * which the RSS poll cannot see. v1: the memory hierarchy; v2: `dir` itself (memory.max, memory.swap.max).
+ */
+function makeMemoryCgroup(root: string, runId: string, pidsDir: string, bytes: number): string | null {
+  const v1 = join(root, "memory");
+  if (existsSync(join(v1, "memory.limit_in_bytes"))) {
+    const dir = join(v1, "skillgate", runId);
+    try {
+      mkdirSync(dir, { recursive: true });
+    } catch {
+      return null;
+    }
+    if (!writeFile(join(dir, "memory.limit_in_bytes"), String(bytes))) {
+      rmdirQuiet(dir);
+      return null;
+    }
+    // memsw = memory + swap: equal to the memory limit means no swap at all.
+    if (existsSync(join(dir, "memory.memsw.limit_in_bytes")))
+      writeFile(join(dir, "memory.memsw.limit_in_bytes"), String(bytes));
+    writeFile(join(dir, "memory.swappiness"), "0");
+    return dir;
+  }
+  if (existsSync(join(pidsDir, "memory.max"))) {
+    if (!writeFile(join(pidsDir, "memory.max"), String(bytes))) return null;
+    writeFile(join(pidsDir, "memory.swap.max"), "0");
+    return pidsDir;
+  }
+  return null;
+}
+
+function oomKillCount(memoryDir: string): number {
+  for (const file of ["memory.events", "memory.oom_control"]) {
+    try {
+      const match = /^oom_kill (\d+)$/m.exec(readFileSync(join(memoryDir, file), "utf8"));
+      if (match) return Number(match[1]);
+    } catch {
+      // not this version
+    }
+  }
+  return 0;
+}
+
 /** Makes a pids cgroup limited to `maxPids` tasks, or returns the reason it cannot (not root, no controller). */
 export function createPidsCgroup(
   runId: string,
   maxPids: number,
   root = "/sys/fs/cgroup",
+  memoryBytes?: number,
 ): { cgroup: PidsCgroup } | { reason: string } {
   if (process.getuid?.() !== 0) return { reason: "not running as root" };
   const parent = pidsHierarchyParent(root);
   if (parent === null) return { reason: `no pids cgroup controller under ${root}` };
   sweepStale(parent);
+  sweepStale(join(root, "memory", "skillgate"));
   const dir = join(parent, runId);
   try {
     mkdirSync(dir, { recursive: true });
@@ -74,6 +125,8 @@ export function createPidsCgroup(
     rmdirQuiet(dir);
     return { reason: `cannot write ${join(dir, "pids.max")}` };
   }
+  const memoryDir = memoryBytes === undefined ? null : makeMemoryCgroup(root, runId, dir, memoryBytes);
+  const separateMemory = memoryDir !== null && memoryDir !== dir;
   const members = (): number[] => {
     try {
       return (
@@ -91,8 +144,14 @@ export function createPidsCgroup(
   return {
     cgroup: {
       dir,
+      memoryDir,
+      oomKilled: () => memoryDir !== null && oomKillCount(memoryDir) > 0,
+      addMemory(pid: number): void {
+        if (separateMemory) writeFile(join(memoryDir, "cgroup.procs"), String(pid));
+      },
       add(pid: number): void {
         writeFileSync(join(dir, "cgroup.procs"), String(pid));
+        if (separateMemory) writeFile(join(memoryDir, "cgroup.procs"), String(pid));
       },
       members,
       bornInside(start: () => void): boolean {
@@ -125,6 +184,7 @@ export function createPidsCgroup(
           }
         }
         removeWhenEmpty(dir, 50);
+        if (separateMemory) removeWhenEmpty(memoryDir, 50);
       },
     },
   };

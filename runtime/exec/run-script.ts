@@ -1,6 +1,16 @@
 // Runs one skill script under limits (level 1), bubblewrap (level 2) or bubblewrap + static scan (level 3).
+import { spawnSync } from "node:child_process";
 import { randomUUID } from "node:crypto";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync } from "node:fs";
+import {
+  accessSync,
+  existsSync,
+  constants as fsConstants,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+} from "node:fs";
 import { homedir, constants as osConstants, tmpdir } from "node:os";
 import { basename, dirname, join } from "node:path";
 import { skillgateHome } from "../config/home.js";
@@ -10,6 +20,7 @@ import { createPidsCgroup, type PidsCgroup } from "./cgroup.js";
 import { filterRunEnv } from "./env.js";
 import { DEFAULT_SANDBOX_UID } from "./identity.js";
 import { macosSandboxProfile } from "./macos-profile.js";
+import { findSlirp4netns } from "./netns.js";
 import { userTaskCount } from "./proc-tree.js";
 import { CACHE_ENV_NAMES } from "./run-plan.js";
 import { findExecutable, ownBinDir, resolveShim } from "./runner.js";
@@ -20,6 +31,7 @@ import { supervise } from "./supervise.js";
 import type { RunRequest, RunResult, RunStatus, ScanFinding } from "./types.js";
 
 const GIB = 1024 * 1024 * 1024;
+const MEMORY_SLACK_BYTES = 16 * 1024 * 1024;
 const SANDBOX_UID_HOME = "/tmp/home";
 const SYSTEM_PATH = ["/usr/local/sbin", "/usr/local/bin", "/usr/sbin", "/usr/bin", "/sbin", "/bin"];
 
@@ -114,6 +126,47 @@ function nprocLimit(max: number, hasCgroup: boolean, platform: NodeJS.Platform, 
   if (hasCgroup && runUid !== undefined && runUid !== process.getuid?.()) return hardNprocLimit();
   if (hasCgroup || uid === undefined || uid === 0 || platform !== "linux") return max;
   return max + userTaskCount(uid);
+}
+
+/** slirp4netns, run as a normal user, opens /dev/net/tun itself (root always may). */
+function tunAccessProblem(): string | null {
+  if (process.getuid?.() === 0) return null;
+  try {
+    accessSync("/dev/net/tun", fsConstants.R_OK | fsConstants.W_OK);
+    return null;
+  } catch (error) {
+    return `/dev/net/tun is not readable and writable for uid ${process.getuid?.()} (${(error as NodeJS.ErrnoException).code})`;
+  }
+}
+
+let guard: string[] | null = null;
+
+/**
+ * Level 1 (and an unsandboxed run): the script must not outlive a killed or crashed skillgate. setpriv gives
+ * the first process a parent-death SIGKILL; unshare puts the run in its own pid namespace whose init it kills
+ * when it dies itself, which takes every setsid'ed descendant along (no cgroup needed). A normal user needs a
+ * user namespace for that; where unshare cannot make one, only the parent-death signal remains.
+ */
+function levelOneGuard(): string[] {
+  if (guard !== null) return guard;
+  const setpriv = findExecutable("setpriv", SYSTEM_PATH.join(":"));
+  const unshare = findExecutable("unshare", SYSTEM_PATH.join(":"));
+  const death = setpriv === null ? [] : [setpriv, "--pdeathsig", "KILL", "--"];
+  let pidns: string[] = [];
+  if (unshare !== null) {
+    const user = process.getuid?.() === 0 ? [] : ["--user", "--map-current-user"];
+    const candidate = [unshare, ...user, "--pid", "--fork", "--kill-child=SIGKILL", "--"];
+    const probe = spawnSync(candidate[0] as string, [...candidate.slice(1), "true"], {
+      stdio: "ignore",
+      timeout: 10_000,
+    });
+    if (probe.status === 0) pidns = candidate;
+  }
+  // The script must not be the namespace's init: init ignores its own fatal signals (a crash would read as
+  // exit 0). sh waits for it and exits 128+N when it dies of signal N, which is mapped back like bwrap's code.
+  const reaper = pidns.length > 0 ? ["/bin/sh", "-c", '"$@"; exit $?', "sh"] : [];
+  guard = [...death, ...pidns, ...reaper];
+  return guard;
 }
 
 let hardNproc: number | null = null;
@@ -219,6 +272,8 @@ export async function runScript(
     runId,
     limits.maxProcesses + (sandbox.kind === "bwrap" ? 2 : 0),
     deps.cgroupRoot,
+    // bwrap's own two processes and the wrappers need a few MiB beyond the script's limit.
+    limits.memoryBytes + MEMORY_SLACK_BYTES,
   );
   const cgroup: PidsCgroup | null = "cgroup" in cgroupResult ? cgroupResult.cgroup : null;
   if ("reason" in cgroupResult && process.getuid?.() === 0) {
@@ -227,7 +282,38 @@ export async function runScript(
     );
   }
 
-  const handshake = sandbox.kind === "bwrap" && cgroup !== null;
+  const handshake = sandbox.kind === "bwrap" && (cgroup !== null || req.network);
+  // A normal user's slirp4netns must join the user namespace that owns the sandbox's network namespace. bwrap
+  // nests a second one when the uid inside differs or --disable-userns is given; keep one level then (seccomp
+  // still denies any new user namespace).
+  const uid = process.getuid?.() ?? 0;
+  const userNsForNetwork =
+    sandbox.kind === "bwrap" && req.network && uid !== 0 && sandbox.features
+      ? {
+          innerId: { uid, gid: process.getgid?.() ?? uid },
+          features: { ...sandbox.features, disableUserns: false },
+        }
+      : null;
+  const slirp = sandbox.kind === "bwrap" && req.network ? findSlirp4netns() : null;
+  const tunProblem = sandbox.kind === "bwrap" && req.network && slirp !== null ? tunAccessProblem() : null;
+  if (tunProblem !== null) {
+    cgroup?.destroy();
+    return {
+      ...result,
+      status: "sandbox_unavailable",
+      warnings,
+      message: `SANDBOX_UNAVAILABLE: script '${script}' is granted the network, but its user-mode network cannot start: ${tunProblem}; fix: make /dev/net/tun usable (its usual mode is 0666), run skillgate as root, or remove the network grant (exec.grants) of this skill`,
+    };
+  }
+  if (sandbox.kind === "bwrap" && req.network && slirp === null) {
+    cgroup?.destroy();
+    return {
+      ...result,
+      status: "sandbox_unavailable",
+      warnings,
+      message: `SANDBOX_UNAVAILABLE: script '${script}' is granted the network, which runs through user-mode networking (slirp4netns) in its own network namespace so the host's loopback services stay unreachable, but slirp4netns is not installed; fix: apt-get install slirp4netns, or remove the network grant (exec.grants) of this skill`,
+    };
+  }
   const sensitivePaths = sensitiveHomePaths(homedir());
   let setup: SandboxSetup | null = null;
   if (sandbox.kind === "bwrap") {
@@ -239,7 +325,8 @@ export async function runScript(
           ...(req.tmpDir === undefined ? {} : { tmpDir: req.tmpDir }),
           sensitivePaths,
           sandboxUid: req.sandboxUid ?? DEFAULT_SANDBOX_UID,
-          firstFd: cgroup !== null ? 5 : 3,
+          network: req.network,
+          firstFd: handshake ? 5 : 3,
         },
         planBase(),
       );
@@ -286,6 +373,7 @@ export async function runScript(
       sensitivePaths,
       ...(sandbox.features ? { features: sandbox.features } : {}),
       ...(handshake ? { infoFd: 3, blockFd: 4 } : {}),
+      ...(userNsForNetwork ? userNsForNetwork : {}),
     };
   }
   let argv: string[];
@@ -300,7 +388,7 @@ export async function runScript(
     });
     argv = [...limitArgv, "/usr/bin/sandbox-exec", "-p", profile, "--", ...command];
   } else {
-    argv = [...limitArgv, ...command];
+    argv = [...limitArgv, ...(platform === "linux" ? levelOneGuard() : []), ...command];
   }
 
   const run = await supervise({
@@ -311,6 +399,7 @@ export async function runScript(
     cgroup,
     handshake,
     ...(setup ? { extraFds: setup.fds } : {}),
+    ...(slirp !== null ? { userNet: { slirp4netns: slirp, asRoot: process.getuid?.() === 0 } } : {}),
     ...(setup?.stderrPreamble ? { stderrPreamble: setup.stderrPreamble } : {}),
     pollIntervalMs: req.pollIntervalMs ?? 50,
     platform,
@@ -325,7 +414,11 @@ export async function runScript(
 
   let exitCode = run.code;
   let signal: string | null = run.signal;
-  if (sandbox.kind === "bwrap" && exitCode !== null && signal === null) {
+  if (
+    (sandbox.kind === "bwrap" || guard?.includes("--kill-child=SIGKILL")) &&
+    exitCode !== null &&
+    signal === null
+  ) {
     const inner = signalFromBwrapCode(exitCode);
     if (inner !== null) {
       signal = inner;
@@ -333,13 +426,17 @@ export async function runScript(
     }
   }
   let status: RunStatus;
-  if (planted.length > 0) status = "sandbox_violation";
+  if (run.setupError !== undefined) status = "sandbox_unavailable";
+  else if (planted.length > 0) status = "sandbox_violation";
   else if (outcome !== null) status = outcome;
   else if (run.spawnError) status = "nonzero_exit";
   else if (signal !== null) status = "signal";
   else if (exitCode === 0) status = "ok";
   else status = "nonzero_exit";
-  if ((status === "nonzero_exit" || status === "signal") && MEMORY_MESSAGES.test(run.output))
+  if (
+    (status === "nonzero_exit" || status === "signal") &&
+    (run.oomKilled || MEMORY_MESSAGES.test(run.output))
+  )
     status = "memory_limit";
 
   return {
@@ -357,6 +454,11 @@ export async function runScript(
     warnings,
     ...(run.spawnError ? { message: `could not start ${argv[0]}: ${run.spawnError.message}` } : {}),
     ...limitMessage(status, script, req),
+    ...(run.setupError !== undefined
+      ? {
+          message: `SANDBOX_UNAVAILABLE: the sandbox for script '${script}' could not be set up, so the script did not run: ${run.setupError}; fix: see the cause, or remove the grant that needs it`,
+        }
+      : {}),
     ...(planted.length > 0
       ? {
           message: `SANDBOX_VIOLATION: script '${script}' created git metadata, which would run code on the host's next git command; removed: ${planted.join(", ")}; fix: a skill script must not create .git entries`,

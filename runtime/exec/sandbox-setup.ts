@@ -10,6 +10,7 @@ import {
   type SandboxIdentity,
   sandboxIdentity,
 } from "./identity.js";
+import { USER_NET_RESOLV_CONF } from "./netns.js";
 import { findExecutable, ownPackageRoot } from "./runner.js";
 import { seccompProgram, seccompSupported } from "./seccomp.js";
 import { newGitPaths, removePlanted, scanWritableArea } from "./writable-area.js";
@@ -20,6 +21,8 @@ export interface SetupInput {
   tmpDir?: string;
   sensitivePaths: string[];
   sandboxUid: number;
+  /** Network granted: the run gets the user-mode network's resolver as /etc/resolv.conf. */
+  network: boolean;
   /** Descriptor number the first extra descriptor gets in bwrap (after stdio and the hand-shake pair). */
   firstFd: number;
 }
@@ -29,7 +32,7 @@ export interface SandboxSetup {
   /** Argv before bwrap: setpriv (root only), then keyctl for a fresh session keyring when available. */
   prefix: string[];
   /** Fields merged into the bwrap plan. */
-  plan: Pick<BwrapPlan, "protectedPaths" | "seccompFd">;
+  plan: Pick<BwrapPlan, "protectedPaths" | "seccompFd" | "resolvConfFd">;
   /** What bwrap gets from `firstFd` on, in order: bytes to read from a pipe (the seccomp program). */
   fds: Array<number | Buffer>;
   warnings: string[];
@@ -121,6 +124,11 @@ export function prepareSandbox(input: SetupInput, planBase: BwrapPlan): SandboxS
       `no seccomp filter: architecture ${process.arch} has no syscall table (x86_64 and aarch64 do)`,
     );
   }
+  let resolvConfFd: number | undefined;
+  if (input.network) {
+    resolvConfFd = input.firstFd + fds.length;
+    fds.push(Buffer.from(USER_NET_RESOLV_CONF));
+  }
   // bwrap, started as the sandbox uid, must be able to walk to every source it binds.
   if (identity.dropped) {
     const writable = [
@@ -139,7 +147,11 @@ export function prepareSandbox(input: SetupInput, planBase: BwrapPlan): SandboxS
   return {
     identity,
     prefix: [...identity.prefix, ...(keyctl === null ? [] : [keyctl, "session", "-"])],
-    plan: { protectedPaths, ...(seccompFd === undefined ? {} : { seccompFd }) },
+    plan: {
+      protectedPaths,
+      ...(seccompFd === undefined ? {} : { seccompFd }),
+      ...(resolvConfFd === undefined ? {} : { resolvConfFd }),
+    },
     fds,
     warnings,
     ...(keyctl === null ? {} : { stderrPreamble: /^Joined session keyring: \d+\n/ }),

@@ -4,6 +4,7 @@ import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { Readable, Writable } from "node:stream";
 import type { PidsCgroup } from "./cgroup.js";
+import { startUserNet, type UserNet } from "./netns.js";
 import { processTree, residentBytes } from "./proc-tree.js";
 import type { RunLimits } from "./types.js";
 
@@ -17,8 +18,13 @@ export interface SuperviseInput {
   limits: RunLimits;
   /** The run's pids cgroup (root only), or null. */
   cgroup: PidsCgroup | null;
-  /** bwrap waits on fd 4 after reporting its sandbox pid on fd 3, so both can enter the cgroup first. */
+  /**
+   * bwrap waits on fd 4 after reporting its sandbox pid on fd 3, so both can enter the cgroup and the user-mode
+   * network can attach before the script starts.
+   */
   handshake: boolean;
+  /** Network granted: slirp4netns binary to attach to the sandbox's network namespace during the hand-shake. */
+  userNet?: { slirp4netns: string; asRoot: boolean };
   /** Descriptors after stdio and the hand-shake pair: host descriptors passed on, or bytes the child reads from a pipe. */
   extraFds?: Array<number | Buffer>;
   /** A line a wrapper prints first on stderr (keyctl's "Joined session keyring: N"), removed from the output. */
@@ -38,6 +44,10 @@ export interface Supervised {
   stdout: string;
   stderr: string;
   truncated: boolean;
+  /** The sandbox could not be set up (hand-shake, user-mode network): nothing of the script ran. */
+  setupError?: string;
+  /** The memory cgroup's OOM killer acted (all memory counted: tmpfs, memfd, page cache). */
+  oomKilled: boolean;
   /** null when the run ended before the first memory sample. */
   peakMemoryBytes: number | null;
   durationMs: number;
@@ -168,27 +178,33 @@ export async function supervise(input: SuperviseInput): Promise<Supervised> {
     stderr.once("end", flushHead);
   }
 
-  if (child.pid !== undefined && cgroup !== null) {
-    if (input.handshake) {
-      // A cgroup move waits for an RCU grace period (~10 ms on cgroup v1, longer under load). Started now, off the
-      // main thread, that wait overlaps bwrap building the sandbox; the hand-shake still makes sure of both pids.
-      const early = writeFile(join(cgroup.dir, "cgroup.procs"), String(child.pid)).then(
-        () => true,
-        () => false,
-      );
-      await releaseAfterCgroup(child, cgroup, early).catch((error: unknown) => {
-        warnings.push(
-          `sandbox start-up hand-shake failed: ${error instanceof Error ? error.message : String(error)}`,
-        );
-        killTree();
-      });
-    } else if (!bornInCgroup) {
+  let net: UserNet | null = null;
+  let setupError: string | null = null;
+  if (child.pid !== undefined && input.handshake) {
+    // A cgroup move waits for an RCU grace period (~10 ms on cgroup v1, longer under load). Started now, off the
+    // main thread, that wait overlaps bwrap building the sandbox; the hand-shake still makes sure of both pids.
+    const early =
+      cgroup === null
+        ? Promise.resolve(true)
+        : writeFile(join(cgroup.dir, "cgroup.procs"), String(child.pid)).then(
+            () => true,
+            () => false,
+          );
+    await releaseAfterCgroup(child, cgroup, early, async (innerPid) => {
+      if (input.userNet) net = await startUserNet(input.userNet.slirp4netns, innerPid, input.userNet.asRoot);
+    }).catch((error: unknown) => {
+      setupError = `sandbox start-up hand-shake failed: ${error instanceof Error ? error.message : String(error)}`;
+      warnings.push(setupError);
+      killTree();
+    });
+  } else if (child.pid !== undefined && cgroup !== null) {
+    if (!bornInCgroup) {
       try {
         cgroup.add(child.pid);
       } catch {
         // exited already
       }
-    }
+    } else cgroup.addMemory(child.pid);
   }
 
   const timer = setTimeout(() => stop("timeout"), limits.timeoutMs);
@@ -212,6 +228,8 @@ export async function supervise(input: SuperviseInput): Promise<Supervised> {
   clearInterval(poll);
   // The run ends with its main process: anything it left behind (same group, same cgroup) dies now.
   killTree();
+  (net as UserNet | null)?.stop();
+  const oomKilled = cgroup?.oomKilled() ?? false;
   cgroup?.destroy();
   await drain([stdout, stderr], 500);
 
@@ -224,6 +242,8 @@ export async function supervise(input: SuperviseInput): Promise<Supervised> {
     stdout: decode(stdoutChunks),
     stderr: decode(stderrChunks),
     truncated,
+    oomKilled,
+    ...(setupError === null ? {} : { setupError }),
     peakMemoryBytes: samples > 0 ? peak : null,
     durationMs,
     warnings,
@@ -232,8 +252,9 @@ export async function supervise(input: SuperviseInput): Promise<Supervised> {
 /** bwrap hand-shake: wait for its sandbox child, move both into the cgroup, then let it exec the script. */
 async function releaseAfterCgroup(
   child: ChildProcess,
-  cgroup: PidsCgroup,
+  cgroup: PidsCgroup | null,
   outerMoved: Promise<boolean>,
+  beforeRelease: (innerPid: number) => Promise<void>,
 ): Promise<void> {
   const info = child.stdio[3] as Readable;
   const block = child.stdio[4] as Writable;
@@ -254,8 +275,10 @@ async function releaseAfterCgroup(
     child.once("exit", () => reject(new Error("bwrap exited before the sandbox started")));
   });
   const innerPid = (JSON.parse(text) as { "child-pid"?: number })["child-pid"];
-  if (!(await outerMoved) && child.pid !== undefined) cgroup.add(child.pid);
-  if (typeof innerPid === "number") cgroup.add(innerPid);
+  if (!(await outerMoved) && child.pid !== undefined) cgroup?.add(child.pid);
+  if (typeof innerPid !== "number") throw new Error(`bwrap reported no child pid: ${text}`);
+  cgroup?.add(innerPid);
+  await beforeRelease(innerPid);
   block.end("go");
   info.destroy();
 }

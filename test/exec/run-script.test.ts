@@ -2,7 +2,7 @@
 
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:net";
-import { homedir } from "node:os";
+import { homedir, networkInterfaces } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ExecSchema } from "../../runtime/config/schema.js";
@@ -29,7 +29,7 @@ beforeAll(() => {
   h.addScript("write.sh", 'echo x > "$1" && echo wrote "$1"\n');
   h.addScript(
     "connect.py",
-    "import socket, sys\ns = socket.create_connection(('127.0.0.1', int(sys.argv[1])), timeout=2)\nprint('connected', s.recv(10).decode())\n",
+    "import socket, sys\ns = socket.create_connection((sys.argv[2], int(sys.argv[1])), timeout=2)\nprint('connected', s.recv(10).decode())\n",
   );
   mkdirSync(join(h.ws, ".git", "hooks"), { recursive: true });
   writeFileSync(join(h.ws, ".git", "hooks", "pre-commit"), "#!/bin/sh\necho hook\n");
@@ -240,24 +240,49 @@ describe.sequential("runScript", () => {
   });
 
   describe("network", () => {
-    let server: Server;
+    let loopback: Server;
+    let external: Server;
     let port = 0;
+    let externalPort = 0;
     let connections = 0;
+    // A host address that is not loopback: what a granted run can reach (README says so).
+    const hostAddress = Object.values(networkInterfaces())
+      .flat()
+      .find((entry) => entry?.family === "IPv4" && !entry.internal)?.address;
     beforeAll(async () => {
-      server = createServer((socket) => {
-        connections++;
-        socket.end("hello");
-      });
-      await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-      port = (server.address() as { port: number }).port;
+      const serve = () =>
+        createServer((socket) => {
+          connections++;
+          socket.end("hello");
+        });
+      loopback = serve();
+      external = serve();
+      await new Promise<void>((resolve) => loopback.listen(0, "127.0.0.1", resolve));
+      await new Promise<void>((resolve) => external.listen(0, hostAddress, resolve));
+      port = (loopback.address() as { port: number }).port;
+      externalPort = (external.address() as { port: number }).port;
     });
-    afterAll(() => server.close());
+    afterAll(() => {
+      loopback.close();
+      external.close();
+    });
 
-    it("is off by default and the host network when declared", async () => {
-      const off = await runScript(await h.request("connect.py", { args: [String(port)] }));
-      expect(off.status).toBe("nonzero_exit");
+    it("is off by default; a grant gives user-mode networking that still cannot reach the host's loopback", async () => {
+      expect(hostAddress, "this test needs a non-loopback IPv4 address").toBeDefined();
+      for (const address of ["127.0.0.1", hostAddress as string]) {
+        const off = await runScript(await h.request("connect.py", { args: [String(externalPort), address] }));
+        expect(off.status).toBe("nonzero_exit");
+      }
       expect(connections).toBe(0);
-      const on = await runScript(await h.request("connect.py", { args: [String(port)], network: true }));
+      const local = await runScript(
+        await h.request("connect.py", { args: [String(port), "127.0.0.1"], network: true }),
+      );
+      expect(local.status, `${local.output} ${local.warnings}`).toBe("nonzero_exit");
+      expect(local.stderr).toContain("Connection refused");
+      expect(connections).toBe(0);
+      const on = await runScript(
+        await h.request("connect.py", { args: [String(externalPort), hostAddress as string], network: true }),
+      );
       expect(on).toMatchObject({ status: "ok", stdout: "connected hello\n" });
       expect(connections).toBe(1);
     });

@@ -139,12 +139,12 @@ describe("bwrapArgv", () => {
     ]);
   });
 
-  it("shares the network and resolver files only when declared", () => {
-    const argv = bwrapArgv(plan({ network: true }), host);
-    expect(argv).not.toContain("--unshare-net");
-    expect(argv.join(" ")).toContain(
-      "--ro-bind /etc/resolv.conf /etc/resolv.conf --ro-bind /etc/hosts /etc/hosts",
-    );
+  it("always unshares the network; a grant adds the resolver of the user-mode network and /etc/hosts", () => {
+    const argv = bwrapArgv(plan({ network: true, resolvConfFd: 6 }), host);
+    expect(argv).toContain("--unshare-net");
+    expect(argv.join(" ")).toContain("--ro-bind /etc/hosts /etc/hosts --ro-bind-data 6 /etc/resolv.conf");
+    expect(argv.join(" ")).not.toContain("--ro-bind /etc/resolv.conf");
+    expect(bwrapArgv(plan(), host).join(" ")).not.toContain("/etc/hosts");
   });
 
   it("masks sensitive paths that fall inside a bound folder (workspace = home)", () => {
