@@ -29,4 +29,9 @@ export interface UsageContext {
   fingerprint: string;
   /** Skill id normaliser (`./a/b/` → `a/b`; null for invalid). */
   normaliseId(raw: string): string | null;
+  /**
+   * force_use_skill is false: entries are given for the skills the agent used, the others may be left out
+   * (each entry given is still checked against the evidence).
+   */
+  optional?: boolean;
 }

@@ -58,12 +58,12 @@ export function evaluateGate(ctx: GateContext): GateVerdict {
       skills: incomplete,
       nextAction,
       message: [
-        `Please use tool 'SetSkillUsage' to check and set the skill usage of this stage before completing it. Stage '${ctx.stageName}' has incomplete skill evidence (no checker was run):`,
+        `${firstStep(incomplete[0]!, ctx)} Stage '${ctx.stageName}' has incomplete skill evidence (no checker was run):`,
         ...incomplete.map(
           (s) =>
             `- ${s.id}: Listed ${yesNo(s.list)}, Read ${yesNo(s.read)}, Used ${yesNo(s.use)}, Not Applicable ${yesNo(s.notApplicable)} -> ${s.missing.join("; ")}`,
         ),
-        `Then call \`Check\` and record the usage with: ${nextAction}`,
+        `Next: ${nextAction}; then \`Check\` and record the usage with \`SetSkillUsage\`.`,
       ].join("\n"),
     };
   }
@@ -74,7 +74,7 @@ export function evaluateGate(ctx: GateContext): GateVerdict {
       skills: statuses,
       nextAction,
       message: [
-        `Please use tool 'SetSkillUsage' to check and set the skill usage of this stage before completing it. Stage '${ctx.stageName}' skill usage is not validated for the current evidence (${ctx.usage.reason}); no checker was run.`,
+        `Call \`Check\`, then record the skill usage with \`SetSkillUsage\` before completing stage '${ctx.stageName}': its skill usage is not validated for the current evidence (${ctx.usage.reason}); no checker was run.`,
         `Call \`Check\`, then: ${nextAction}`,
       ].join("\n"),
     };
@@ -101,8 +101,35 @@ function skillStatus(id: string, ctx: GateContext, claim: UsageClaim | undefined
   return { id, list: flags.list, read: flags.read, use: flags.use || claimedTextUse, notApplicable, missing };
 }
 
-/** The SetSkillUsage call the agent should make once evidence is complete. */
+/** The gate's first sentence: the first missing step of the first incomplete skill, by tool name. */
+function firstStep(s: GateSkillStatus, ctx: GateContext): string {
+  const file = ctx.skills[s.id]?.skillFile ?? `the SKILL.md of ${s.id}`;
+  if (!s.list) return `Use tool \`ListSkill\` to list skill ${s.id} before completing this stage.`;
+  if (!s.read) return `Use tool \`ReadTextFile\` to read ${file} in full before completing this stage.`;
+  return (ctx.skills[s.id]?.scripts.length ?? 0) > 0
+    ? `Run a script of skill ${s.id} with \`RunSkillScript\` as its SKILL.md says (or report use: false with a reason via \`SetSkillUsage\`) before completing this stage.`
+    : `Apply the method of skill ${s.id}, then report it with \`SetSkillUsage\` before completing this stage.`;
+}
+
+/**
+ * The call the agent should make next: the tool that gathers missing list/read/use evidence first; the
+ * SetSkillUsage call only once nothing is missing. Never a use:false claim for a skill without evidence.
+ */
 function expectedCall(ctx: GateContext, statuses: GateSkillStatus[]): string {
+  const unlisted = statuses.find((s) => !s.list);
+  if (unlisted) return "ListSkill({})";
+  const unread = statuses.find((s) => !s.read);
+  if (unread) {
+    const path = ctx.skills[unread.id]?.skillFile ?? `.ucagent/skills/${unread.id}/SKILL.md`;
+    return `ReadTextFile(${JSON.stringify({ path })})`;
+  }
+  const unused = statuses.find(
+    (s) => !s.use && !s.notApplicable && (ctx.skills[s.id]?.scripts.length ?? 0) > 0,
+  );
+  if (unused) {
+    const scripts = ctx.skills[unused.id]!.scripts;
+    return `RunSkillScript(${JSON.stringify({ commands: [[unused.id, scripts[0], "<args from its SKILL.md>"]] })})`;
+  }
   const usage: Record<string, Record<string, unknown>> = {};
   for (const s of statuses) {
     const textMethod = (ctx.skills[s.id]?.scripts.length ?? 0) === 0;

@@ -20,7 +20,8 @@ export function evaluateSkillUsage(input: unknown, ctx: UsageContext): UsageVerd
   const shape = parseClaims(input, ctx);
   if (!shape.claims) return reject(ctx, shape.problems);
   const problems: UsageProblem[] = [];
-  for (const id of ctx.skillList) {
+  const claimed = ctx.skillList.filter((id) => shape.claims![id] !== undefined);
+  for (const id of claimed) {
     const claim = shape.claims[id]!;
     const info = ctx.skills[id];
     if (!info?.present) {
@@ -36,11 +37,24 @@ export function evaluateSkillUsage(input: unknown, ctx: UsageContext): UsageVerd
     });
   }
   if (problems.length > 0) return reject(ctx, problems);
-  const summary = ctx.skillList.map((id) => `${id}: ${describeClaim(shape.claims![id]!)}`).join("; ");
+  const claims = shape.claims;
+  const summary = claimed.map((id) => `${id}: ${describeClaim(claims[id]!)}`).join("; ");
+  const notApplicable = claimed.filter((id) => claims[id]!.use === false);
+  const unreported = ctx.skillList.filter((id) => claims[id] === undefined);
+  const head =
+    notApplicable.length > 0
+      ? `No-applicable-work was recorded for: ${notApplicable.join(", ")}.`
+      : unreported.length > 0
+        ? `Skill usage recorded for the skills you used (${claimed.join(", ")}).`
+        : "All skills in skill_list have been used.";
+  const optionalNote =
+    unreported.length > 0
+      ? ` Not reported (stage '${ctx.stageName}' is optional, force_use_skill is false): ${unreported.join(", ")}.`
+      : "";
   return {
     accepted: true,
-    claims: shape.claims,
-    message: `All skills in skill_list have been used. SetSkillUsage accepted for stage '${ctx.stageName}': ${summary}. Next: call \`Complete\`.`,
+    claims,
+    message: `${head} SetSkillUsage accepted for stage '${ctx.stageName}': ${summary}.${optionalNote} Next: call \`Complete\`.`,
   };
 }
 
@@ -111,11 +125,11 @@ function parseClaims(
     }
     byId.set(id, { raw, value });
   }
-  for (const id of ctx.skillList) {
+  for (const id of ctx.optional ? [] : ctx.skillList) {
     if (!byId.has(id)) {
       problems.push({
         text: `skill_usage has no entry for '${id}'. You must use skill '${id}' in current stage, using tool \`ListSkill\` to list and use it, then report it here.`,
-        next: "SetSkillUsage",
+        next: nextStepFor(flagsOf(ctx.state, id)),
       });
     }
   }
@@ -214,7 +228,7 @@ function compareWithEvidence(
   const coverage = describeCoverage(flags);
   if (claim.read && !flags.read) {
     problems.push({
-      text: `${where}.read is true but ${info.skillFile} was not read in full in this stage (${coverage}).`,
+      text: `${where}.read is true but ${info.skillFile} was not read in full in this stage (${coverage}); read it with \`ReadTextFile\` (path ${info.skillFile}), then report again.`,
       next: "ReadTextFile",
     });
   } else if (!claim.read && flags.read) {
@@ -240,6 +254,13 @@ function compareWithEvidence(
     });
   }
   return problems;
+}
+
+/** The tool that gathers the first piece of evidence still missing (never a claim the agent could copy). */
+function nextStepFor(flags: SkillFlags): ToolName {
+  if (!flags.list) return "ListSkill";
+  if (!flags.read) return "ReadTextFile";
+  return "SetSkillUsage";
 }
 
 export function describeCoverage(flags: SkillFlags): string {

@@ -230,7 +230,9 @@ class Engine implements SkillgateStageEngine {
     const gate = this.gateFor(snapshot.state, stage.index, outputs);
     if (gate && !gate.ok) {
       lines.push(
-        `This stage has a skill gate: before \`Complete\`, record skill usage with SetSkillUsage, e.g. ${gate.nextAction}`,
+        gate.nextAction.startsWith("SetSkillUsage(")
+          ? `This stage has a skill gate: before \`Complete\`, record skill usage with ${gate.nextAction}`
+          : `This stage has a skill gate: before \`Complete\`, gather the missing skill evidence; next: ${gate.nextAction}`,
       );
       structured.next_action = gate.nextAction;
     }
@@ -281,6 +283,7 @@ class Engine implements SkillgateStageEngine {
         check: checkFreshness(fresh.state, outputs),
         fingerprint: outputs.hash,
         normaliseId: normaliseSkillId,
+        optional: !stage.config.force_use_skill,
       });
       const data: Record<string, unknown> = verdict.accepted
         ? {

@@ -118,7 +118,7 @@ export function formatStatus(input: StatusInput): { text: string; structured: Re
         );
       else if (skill.missing.length > 0) lines.push(`  - ${skill.id}: ${skill.missing.join("; ")}`);
     }
-    lines.push(`  - then \`Check\` and ${input.gate.nextAction}`);
+    lines.push(`  - next: ${input.gate.nextAction}, then \`Check\` and \`SetSkillUsage\``);
   } else if (input.gate?.ok) lines.push("Skill gate: satisfied; call `Complete`.");
   Object.assign(structured, {
     tasks: view.tasks,

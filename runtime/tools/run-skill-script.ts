@@ -3,7 +3,14 @@ import { z } from "zod";
 import { skillgateHome } from "../config/home.js";
 import { type ErrorCode, isSkillgateError } from "../errors.js";
 import { privateTmpDir } from "../exec/identity.js";
-import { checkScriptPath, resolveRunner, runPlanFor, runScript, splitArgs } from "../exec/index.js";
+import {
+  checkScriptPath,
+  resolveRunner,
+  runPlanFor,
+  runScript,
+  scriptNameProblem,
+  splitArgs,
+} from "../exec/index.js";
 import { tsCacheDir, withTsFastPath } from "../exec/ts-fast-path.js";
 import type { RunRequest, RunResult } from "../exec/types.js";
 import { scanFiles } from "../scan/index.js";
@@ -151,6 +158,14 @@ export async function prepareCommand(
       `skill '${rawId}' not found in ${workspaceRelative(session, session.paths.skillsDir)}; call ListSkill and use ` +
         `a Skill ID it shows (available: ${known || "none"}).`,
       "SKILL_NOT_FOUND",
+    );
+  }
+  // A bare name that is not one of the skill's scripts: say which ones exist (before any host path is involved).
+  if (scriptNameProblem(script) === null && !skill.scripts.includes(script)) {
+    return invalid(
+      index,
+      `script '${script}' is not a script of skill '${skill.id}'; its scripts are: ${skill.scripts.join(", ") || "none (a text method: apply it by hand)"}.`,
+      "SCRIPT_NOT_FOUND",
     );
   }
   let scriptPath: string;

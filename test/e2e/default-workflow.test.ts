@@ -151,16 +151,15 @@ describe.sequential("a. skills on: the default workflow with list, read, run, Ch
     expect(first.code).toBe("SKILL_USAGE_INCOMPLETE");
     expect(first.text).toBe(
       [
-        "Please use tool 'SetSkillUsage' to check and set the skill usage of this stage before completing it. Stage 'static_bug_analysis' has incomplete skill evidence (no checker was run):",
+        "Use tool `ListSkill` to list skill review/static-bug-analysis before completing this stage. Stage 'static_bug_analysis' has incomplete skill evidence (no checker was run):",
         "- review/static-bug-analysis: Listed no, Read no, Used no, Not Applicable no -> call `ListSkill`; read .ucagent/skills/review/static-bug-analysis/SKILL.md with `ReadTextFile`; run its script with `RunSkillScript` (or report use: false with a reason via `SetSkillUsage`)",
-        'Then call `Check` and record the usage with: SetSkillUsage({"skill_usage":{"review/static-bug-analysis":{"list":true,"read":true,"use":false,"reason":"<why this skill does not apply to this stage>"}}})',
+        "Next: ListSkill({}); then `Check` and record the usage with `SetSkillUsage`.",
       ].join("\n"),
     );
     expect(first.structured).toMatchObject({
       complete: false,
       checkers_run: 0,
-      next_action:
-        'SetSkillUsage({"skill_usage":{"review/static-bug-analysis":{"list":true,"read":true,"use":false,"reason":"<why this skill does not apply to this stage>"}}})',
+      next_action: "ListSkill({})",
     });
   });
 

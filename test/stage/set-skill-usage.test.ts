@@ -135,9 +135,9 @@ const cases: Case[] = [
     input: { [TEXT]: USED, [SCRIPT]: { list: true, read: true, use: false, reason: "n/a" } },
     lines: [
       `skill_usage['${TEXT}'].list is true but no ListSkill call listed '${TEXT}' in this stage.`,
-      `skill_usage['${TEXT}'].read is true but .ucagent/skills/${TEXT}/SKILL.md was not read in full in this stage (no lines read yet).`,
+      `skill_usage['${TEXT}'].read is true but .ucagent/skills/${TEXT}/SKILL.md was not read in full in this stage (no lines read yet); read it with \`ReadTextFile\` (path .ucagent/skills/${TEXT}/SKILL.md), then report again.`,
       `skill_usage['${SCRIPT}'].list is true but no ListSkill call listed '${SCRIPT}' in this stage.`,
-      `skill_usage['${SCRIPT}'].read is true but .ucagent/skills/${SCRIPT}/SKILL.md was not read in full in this stage (no lines read yet).`,
+      `skill_usage['${SCRIPT}'].read is true but .ucagent/skills/${SCRIPT}/SKILL.md was not read in full in this stage (no lines read yet); read it with \`ReadTextFile\` (path .ucagent/skills/${SCRIPT}/SKILL.md), then report again.`,
     ],
     next: "ListSkill",
   },
@@ -174,8 +174,8 @@ const cases: Case[] = [
     evidence: "listed",
     input: { [TEXT]: USED, [SCRIPT]: { list: true, read: true, use: false, reason: "n/a" } },
     lines: [
-      `skill_usage['${TEXT}'].read is true but .ucagent/skills/${TEXT}/SKILL.md was not read in full in this stage (read lines 1-3 of 9).`,
-      `skill_usage['${SCRIPT}'].read is true but .ucagent/skills/${SCRIPT}/SKILL.md was not read in full in this stage (no lines read yet).`,
+      `skill_usage['${TEXT}'].read is true but .ucagent/skills/${TEXT}/SKILL.md was not read in full in this stage (read lines 1-3 of 9); read it with \`ReadTextFile\` (path .ucagent/skills/${TEXT}/SKILL.md), then report again.`,
+      `skill_usage['${SCRIPT}'].read is true but .ucagent/skills/${SCRIPT}/SKILL.md was not read in full in this stage (no lines read yet); read it with \`ReadTextFile\` (path .ucagent/skills/${SCRIPT}/SKILL.md), then report again.`,
     ],
     next: "ReadTextFile",
   },

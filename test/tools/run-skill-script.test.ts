@@ -190,6 +190,17 @@ describe("RunSkillScript validates every command before running any", () => {
         `Command 1 invalid: script 'script_runner.json' is not a script of skill 'fixture/gate-skill'; its scripts are: fail.sh, helper.ts, make_report.py, show_env.py, write_marker.py.${none}`,
       ],
       [
+        // A script the skill does not have: the available ones are listed, no host path is shown.
+        { commands: [[GATE_SKILL, "find_bugs.ts", ""]] },
+        "SCRIPT_NOT_FOUND",
+        `Command 1 invalid: script 'find_bugs.ts' is not a script of skill 'fixture/gate-skill'; its scripts are: fail.sh, helper.ts, make_report.py, show_env.py, write_marker.py.${none}`,
+      ],
+      [
+        { commands: [["fixture/text-skill", "run.py", ""]] },
+        "SCRIPT_NOT_FOUND",
+        `Command 1 invalid: script 'run.py' is not a script of skill 'fixture/text-skill'; its scripts are: none (a text method: apply it by hand).${none}`,
+      ],
+      [
         { commands: [[GATE_SKILL, "show_env.py", ""]], extra: 1 },
         "INVALID_ARGS",
         `Invalid arguments for RunSkillScript: unknown field(s) 'extra'. Fix the call and try again, e.g. RunSkillScript {"commands": [["<skill_id>", "<script_filename>", "<args>"]]}.`,
