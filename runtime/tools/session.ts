@@ -31,6 +31,8 @@ export interface OpenSessionOptions {
   env?: NodeJS.ProcessEnv;
   /** Forget the last Check when the engine starts (UCAgent semantics after a restart); the MCP server sets it. */
   resetCheckOnStart?: boolean;
+  /** false leaves the file tools out (`serve --no-file-tools`); unset follows config `file_tools`. */
+  fileTools?: boolean;
   /** Layer <ws>/.ucagent/setting.yaml (default true); off for an authority, since the agent can write that file. */
   workspaceLayer?: boolean;
   /**
@@ -100,6 +102,7 @@ export async function openSession(options: OpenSessionOptions): Promise<OpenedSe
     skillsEnabled,
     catalog,
     engine,
+    ...(options.fileTools === undefined ? {} : { fileTools: options.fileTools }),
     configSources: sources,
     initialised: needsInit,
   };

@@ -320,3 +320,19 @@ describe("serve --socket with skillgate connect and call", () => {
     );
   });
 });
+
+describe("serve --socket --no-file-tools", () => {
+  it("leaves the file tools out over the socket too", async () => {
+    const { fixture, server } = await serveFixture(["--no-file-tools"]);
+    const bridge = await connectBridge(self, ["--socket", server.socket], fixture.env);
+    try {
+      const { tools } = await bridge.client.listTools();
+      expect(tools.map((tool) => tool.name)).toEqual(TOOL_NAMES.slice(0, 7));
+      await expect(
+        bridge.client.callTool({ name: "EditTextFile", arguments: { path: "out/a.md", content: "x" } }),
+      ).rejects.toMatchObject({ code: -32602 });
+    } finally {
+      await bridge.close();
+    }
+  });
+});

@@ -63,7 +63,11 @@ export async function runSocketServe(
     socket: flags.socket,
     socketMode: flags.socketMode === undefined ? undefined : parseMode(flags.socketMode),
     socketGroup: flags.socketGroup,
-    session: { ...sessionOptionsFrom(flags, flags.workspace), onProgress: initProgressPrinter(log) },
+    session: {
+      ...sessionOptionsFrom(flags, flags.workspace),
+      onProgress: initProgressPrinter(log),
+      ...(flags.fileTools === false ? { fileTools: false } : {}),
+    },
     ...(address ? { http: { address, auth } } : {}),
     log,
   });

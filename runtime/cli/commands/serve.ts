@@ -172,12 +172,12 @@ export function register(program: Command, io: CliIO): void {
       const { serveStdio } = await import("../../mcp/stdio.js");
       const session = await openSession({
         ...sessionOptionsFrom(flags, resolve(workspace)),
+        ...(flags.fileTools === false ? { fileTools: false } : {}),
         resetCheckOnStart: true,
         restoreSkills: true,
         ...(flags.dut !== undefined ? { dut: flags.dut } : {}),
         onProgress: initProgressPrinter(log),
       });
-      if (flags.fileTools === false) session.fileTools = false;
       if (!existsSync(session.runtime.DUT)) log(`warning: ${dutMissingWarning(session.runtime.DUT)}`);
       const { findExecutable } = await import("../../exec/runner.js");
       const sandbox = sandboxStartWarning(session.config, process.env, (name) => findExecutable(name));
