@@ -282,6 +282,11 @@ export async function runScript(
     );
   }
 
+  if (platform === "linux" && (cgroup === null || cgroup.memoryDir === null)) {
+    warnings.push(
+      "memory limit counts resident memory only (no memory cgroup: skillgate is not root or the controller is missing), so tmpfs files and memfds are not counted; fix: run skillgate as root with the memory controller for a full limit",
+    );
+  }
   const handshake = sandbox.kind === "bwrap" && (cgroup !== null || req.network);
   // A normal user's slirp4netns must join the user namespace that owns the sandbox's network namespace. bwrap
   // nests a second one when the uid inside differs or --disable-userns is given; keep one level then (seccomp

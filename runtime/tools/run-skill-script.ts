@@ -75,11 +75,17 @@ export interface CommandRecord {
   status: RunResult["status"];
   sandboxed: boolean;
   truncated: boolean;
+  /** SKILLGATE_RUN_ID of the run (every process of the run carries it). */
+  run_id?: string;
   warnings: string[];
   message?: string;
 }
 
 type Invalid = { ok: false; result: ToolResult };
+
+/** Linux MAX_ARG_STRLEN; and a total well under ARG_MAX so environment and paths still fit. */
+const MAX_ARG_BYTES = 128 * 1024;
+const MAX_ARGS_BYTES = 1024 * 1024;
 
 const FORMAT_HINT =
   'Expected a non-empty list of [skill_id, script_filename, args], e.g. {"commands": [["review/static-bug-analysis", ' +
@@ -189,6 +195,14 @@ export async function prepareCommand(
     if (isSkillgateError(error)) return invalid(index, error.message, error.code);
     throw error;
   }
+  const longest = Math.max(0, ...args.map((arg) => Buffer.byteLength(arg)));
+  const total = args.reduce((sum, arg) => sum + Buffer.byteLength(arg) + 1, 0);
+  if (longest > MAX_ARG_BYTES || total > MAX_ARGS_BYTES) {
+    return invalid(
+      index,
+      `its arguments are ${total} bytes (longest ${longest}); the kernel refuses an argument over ${MAX_ARG_BYTES} bytes and an argument list near 2 MiB (E2BIG), and skillgate takes at most ${MAX_ARGS_BYTES} bytes; fix: write large input to a file in the workspace and pass its path.`,
+    );
+  }
   const verified = await verifyCopiedFile(session.paths, scriptPath);
   if (!verified.ok) return invalid(index, verified.message, "SCRIPT_MODIFIED");
   try {
@@ -259,6 +273,7 @@ function recordOf(command: PreparedCommand, result: RunResult, planWarnings: str
     status: result.status,
     sandboxed: result.sandboxed,
     truncated: result.truncated,
+    ...(result.runId ? { run_id: result.runId } : {}),
     warnings: [...planWarnings, ...result.warnings],
     ...(result.message ? { message: result.message } : {}),
   };
@@ -306,6 +321,7 @@ export async function runSkillScript(
   }
   const records: CommandRecord[] = [];
   const sections: string[] = [];
+  const deadline = Date.now() + session.config.exec.call_timeout_seconds * 1000;
   for (const command of prepared) {
     let prepared_: Awaited<ReturnType<typeof requestFor>>;
     try {
@@ -319,7 +335,23 @@ export async function runSkillScript(
         { commands: records, failed_command: command.index, ran: records.length, total: prepared.length },
       );
     }
-    const { request, warnings } = prepared_;
+    const { warnings } = prepared_;
+    const remaining = deadline - Date.now();
+    if (remaining <= 0) {
+      return errorResult(
+        "SCRIPT_FAILED",
+        `Command ${command.index} was not run: the call's time budget of ${session.config.exec.call_timeout_seconds} s (exec.call_timeout_seconds) is used up. ${command.index === 1 ? "" : `Commands 1-${command.index - 1} succeeded; their side effects stay (nothing is rolled back). `}Split the work over several RunSkillScript calls or raise exec.call_timeout_seconds.`,
+        { commands: records, failed_command: command.index, ran: records.length, total: prepared.length },
+      );
+    }
+    // One call has a total budget: the last command gets only what is left of it.
+    const request = {
+      ...prepared_.request,
+      limits: {
+        ...prepared_.request.limits,
+        timeoutMs: Math.min(prepared_.request.limits.timeoutMs, remaining),
+      },
+    };
     const result = await deps.runScript(request);
     const record = recordOf(command, result, warnings);
     records.push(record);
@@ -378,6 +410,7 @@ export async function runSkillScript(
 function failureCode(record: CommandRecord): ErrorCode {
   if (record.status === "sandbox_unavailable") return "SANDBOX_UNAVAILABLE";
   if (record.status === "refused") return "SCAN_REFUSED";
+  if (record.status === "sandbox_violation") return "SANDBOX_VIOLATION";
   return "SCRIPT_FAILED";
 }
 
