@@ -325,7 +325,9 @@ describe.sequential("a. skills on: the default workflow with list, read, run, Ch
     );
     writeText(join(ws, "out", "reproduction.md"), reproductionMarkdown(runs));
     const check = await ok(session, "Check");
-    expect(check.text).toContain("- markdown_entries: out/reproduction.md has 6 complete entries.");
+    expect(check.text).toContain(
+      "- markdown_entries: out/reproduction.md has 6 complete entries, one or more for each Bug id recorded in static_bug_analysis.md.",
+    );
     expect(check.text).not.toContain("skill gate");
     const done = await ok(session, "Complete");
     expect(done.text.split("\n")[0]).toBe(stageCompleted(1, 2, "summary"));

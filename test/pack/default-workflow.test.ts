@@ -34,6 +34,8 @@ async function check(stage: StageConfig, fileName: string, text: string) {
   const workspace = freshDir("wf-ws");
   const out = join(workspace, "out");
   mkdirSync(out);
+  // Later stages read the analysis too (one reproduction per recorded bug): the guide's example records BUG-001.
+  writeFileSync(join(out, "static_bug_analysis.md"), guideExample("guide_doc/static_bug_analysis.md"));
   writeFileSync(join(out, fileName), text);
   for (const checker of stage.checker) {
     const outcome = await runChecker(checker, { workspace, runtime: { OUT: out, DUT, workspace } });
@@ -130,7 +132,7 @@ describe("the checkers reject malformed output", () => {
     [
       "a Bug field without an id",
       repro("REPRO-001: BUG-001", "the first one", "reproduced"),
-      "allowed at most 0",
+      "'the first one' (line 3) is not recorded in out/static_bug_analysis.md",
     ],
     ["an unknown verdict", repro("REPRO-001: BUG-001", "BUG-001", "maybe"), "allowed at most 0"],
   ])("stage 2: %s", async (_name, text, expected) => {

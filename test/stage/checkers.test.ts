@@ -3,6 +3,7 @@ import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { loadConfig } from "../../runtime/config/index.js";
 import type { CheckerConfig } from "../../runtime/config/schema.js";
 import { type CheckerContext, checkerArgProblems, runChecker } from "../../runtime/stage/index.js";
 
@@ -28,6 +29,11 @@ beforeAll(async () => {
       "- **Line**:   ",
       "",
     ].join("\n"),
+    "out/repro-one.md": "# Repro\n## REPRO-1\n- **Bug**: BUG-1\n",
+    "out/repro-all.md":
+      "# Repro\n## REPRO-1\n- **Bug**: BUG-1\n## REPRO-2\n- **Bug**: BUG-2\n## REPRO-3\n- **Bug**: BUG-2\n",
+    "out/repro-extra.md":
+      "# Repro\n## REPRO-1\n- **Bug**: BUG-1\n## REPRO-2\n- **Bug**: BUG-2\n## REPRO-3\n- **Bug**: BUG-9\n",
     "out/data.json": JSON.stringify({ items: [{ file: "a.ts", line: 3 }, { line: "x" }] }),
     "out/data.yaml": "items:\n  - file: a.ts\n    line: 3\n",
     "out/broken.json": "{ not json",
@@ -48,6 +54,8 @@ beforeAll(async () => {
 afterAll(async () => {
   await rm(root, { recursive: true, force: true });
 });
+
+const COVER = { path: "{OUT}/bugs.md", id_pattern: "^## (BUG-\\d+):", field: "Bug" };
 
 const run = (kind: CheckerConfig["kind"], args: Record<string, unknown>) => runChecker({ kind, args }, ctx);
 
@@ -105,6 +113,38 @@ describe("checkers", () => {
       { path: "out/bugs.md", entry_pattern: "^## BUG-\\d+: .+$", required_fields: ["File"], min_entries: 2 },
       true,
       "markdown_entries: out/bugs.md has 2 complete entries.",
+    ],
+    [
+      "cover: one reproduction for two recorded bugs",
+      "markdown_entries",
+      { path: "out/repro-one.md", entry_pattern: "^## REPRO-\\d+$", cover: COVER },
+      false,
+      "markdown_entries: out/repro-one.md must cover each of the 2 id(s) recorded in out/bugs.md: no entry names BUG-2 (recorded in out/bugs.md); add one entry per recorded id with '- **Bug**: <id>'.",
+    ],
+    [
+      "cover: every recorded bug reproduced (one twice)",
+      "markdown_entries",
+      { path: "out/repro-all.md", entry_pattern: "^## REPRO-\\d+$", cover: COVER },
+      true,
+      "markdown_entries: out/repro-all.md has 3 complete entries, one or more for each Bug id recorded in bugs.md.",
+    ],
+    [
+      "cover: an entry names a bug that was never recorded",
+      "markdown_entries",
+      { path: "out/repro-extra.md", entry_pattern: "^## REPRO-\\d+$", cover: COVER },
+      false,
+      "markdown_entries: out/repro-extra.md must cover each of the 2 id(s) recorded in out/bugs.md: 'BUG-9' (line 6) is not recorded in out/bugs.md; name a recorded id.",
+    ],
+    [
+      "cover: the recorded file is missing",
+      "markdown_entries",
+      {
+        path: "out/repro-one.md",
+        entry_pattern: "^## REPRO-\\d+$",
+        cover: { ...COVER, path: "out/none.md" },
+      },
+      false,
+      "markdown_entries: out/none.md does not exist; create it as the stage task describes.",
     ],
     [
       "too few entries",
@@ -200,6 +240,48 @@ describe("checkers", () => {
   ])("%s", async (_name, kind, args, ok, message) => {
     const outcome = await run(kind, args);
     expect(outcome).toEqual({ ok, message: message.replaceAll("<ROOT>", root) });
+  });
+
+  it("the default workflow's reproduction stage needs one reproduction per recorded bug", async () => {
+    const { config } = await loadConfig({ workspace: root, env: { SKILLGATE_HOME: join(root, "home") } });
+    const stage = config.stage.find((s) => s.name === "bug_reproduction")!;
+    const bug = (n: number) =>
+      `## BUG-00${n}: defect ${n}\n- **File**: a.py\n- **Line**: ${n}\n- **Severity**: low\n- **Description**: d\n`;
+    const repro = (n: number) =>
+      `## REPRO-00${n}: BUG-00${n}\n- **Bug**: BUG-00${n}\n- **Command**: python3 r.py\n- **Observed**: x\n- **Verdict**: reproduced\n`;
+    await writeFile(
+      join(root, "out", "static_bug_analysis.md"),
+      `# Static Bug Analysis\n\n${[1, 2, 3, 4, 5].map(bug).join("\n")}`,
+    );
+    const runAll = async () => {
+      for (const checker of stage.checker) {
+        const outcome = await runChecker(checker, ctx);
+        if (!outcome.ok) return outcome.message;
+      }
+      return "ok";
+    };
+    await writeFile(join(root, "out", "reproduction.md"), `# Bug Reproduction\n\n${repro(1)}`);
+    expect(await runAll()).toBe(
+      "markdown_entries: out/reproduction.md must cover each of the 5 id(s) recorded in out/static_bug_analysis.md: no entry names BUG-002, BUG-003, BUG-004, BUG-005 (recorded in out/static_bug_analysis.md); add one entry per recorded id with '- **Bug**: <id>'.",
+    );
+    await writeFile(
+      join(root, "out", "reproduction.md"),
+      `# Bug Reproduction\n\n${[1, 2, 3, 4, 5].map(repro).join("\n")}`,
+    );
+    expect(await runAll()).toBe("ok");
+  });
+
+  it("a cover id_pattern without a capture group is refused at load", () => {
+    expect(
+      checkerArgProblems({
+        kind: "markdown_entries",
+        args: {
+          path: "a.md",
+          entry_pattern: "^## R",
+          cover: { path: "b.md", id_pattern: "^## BUG", field: "Bug" },
+        },
+      }),
+    ).toEqual(["args.cover.id_pattern: not a valid regular expression with a capture group for the id"]);
   });
 
   it("bad args come back as a failed outcome naming the problem", async () => {

@@ -1,7 +1,7 @@
 // Checker `markdown_entries`: entries start at lines matching entry_pattern and each carries `- **Field**: value` lines.
 import { z } from "zod";
 import { readTextArg, splitLines } from "./files.js";
-import type { CheckerKind } from "./types.js";
+import type { CheckerContext, CheckerKind } from "./types.js";
 
 const Args = z
   .object({
@@ -9,6 +9,23 @@ const Args = z
     entry_pattern: z.string().min(1).refine(isRegex, { message: "not a valid regular expression" }),
     required_fields: z.array(z.string().min(1)).default([]),
     min_entries: z.number().int().min(0).default(1),
+    /**
+     * One entry per id recorded in another file: every distinct capture group 1 of `id_pattern` (multiline) in
+     * `path` must be the value of `field` in at least one entry here, and no entry may name an id not there.
+     */
+    cover: z
+      .object({
+        path: z.string().min(1),
+        id_pattern: z
+          .string()
+          .min(1)
+          .refine((source) => isRegex(source) && new RegExp(`${source}|`).exec("")!.length > 1, {
+            message: "not a valid regular expression with a capture group for the id",
+          }),
+        field: z.string().min(1),
+      })
+      .strict()
+      .optional(),
   })
   .strict();
 
@@ -48,20 +65,65 @@ export const markdownEntries: CheckerKind<z.infer<typeof Args>> = {
         message: `markdown_entries: ${file.shown}: ${shown.join("; ")}${more}. Add each missing field as a line '- **Field**: value' (non-empty) inside its entry.`,
       };
     }
+    if (args.cover) {
+      const covered = await checkCover(args.cover, entries, file.shown, ctx);
+      if (!covered.ok) return covered;
+    }
     return {
       ok: true,
-      message: `markdown_entries: ${file.shown} has ${entries.length} complete entr${entries.length === 1 ? "y" : "ies"}.`,
+      message: `markdown_entries: ${file.shown} has ${entries.length} complete entr${entries.length === 1 ? "y" : "ies"}${args.cover ? `, one or more for each ${args.cover.field} id recorded in ${args.cover.path.replace(/^.*\//, "")}` : ""}.`,
     };
   },
 };
 
-function hasField(body: string[], field: string): boolean {
+type Cover = NonNullable<z.infer<typeof Args>["cover"]>;
+
+async function checkCover(
+  cover: Cover,
+  entries: Array<{ line: number; title: string; body: string[] }>,
+  shown: string,
+  ctx: CheckerContext,
+): Promise<{ ok: true } | { ok: false; message: string }> {
+  const source = await readTextArg("markdown_entries", cover.path, ctx);
+  if (!source.ok) return source;
+  const recorded = [
+    ...new Set([...source.text.matchAll(new RegExp(cover.id_pattern, "gm"))].map((m) => m[1] ?? "")),
+  ].filter((id) => id.length > 0);
+  const named = new Map<string, number[]>();
+  for (const entry of entries) {
+    const value = fieldValue(entry.body, cover.field);
+    if (value !== null) named.set(value, [...(named.get(value) ?? []), entry.line]);
+  }
+  const missing = recorded.filter((id) => !named.has(id));
+  const unknown = [...named.keys()].filter((id) => !recorded.includes(id));
+  if (missing.length === 0 && unknown.length === 0) return { ok: true };
+  const parts: string[] = [];
+  if (missing.length > 0)
+    parts.push(
+      `no entry names ${missing.join(", ")} (recorded in ${source.shown}); add one entry per recorded id with '- **${cover.field}**: <id>'`,
+    );
+  if (unknown.length > 0)
+    parts.push(
+      `${unknown.map((id) => `'${id}' (line ${named.get(id)!.join(", ")})`).join(", ")} ${unknown.length === 1 ? "is" : "are"} not recorded in ${source.shown}; name a recorded id`,
+    );
+  return {
+    ok: false,
+    message: `markdown_entries: ${shown} must cover each of the ${recorded.length} id(s) recorded in ${source.shown}: ${parts.join("; ")}.`,
+  };
+}
+
+function fieldValue(body: string[], field: string): string | null {
   const escaped = field.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
   const pattern = new RegExp(`^\\s*[-*]\\s+\\*\\*${escaped}\\*\\*\\s*:\\s*(.*)$`);
-  return body.some((line) => {
+  for (const line of body) {
     const match = pattern.exec(line);
-    return match !== null && (match[1] ?? "").trim().length > 0;
-  });
+    if (match && (match[1] ?? "").trim().length > 0) return match[1]!.trim();
+  }
+  return null;
+}
+
+function hasField(body: string[], field: string): boolean {
+  return fieldValue(body, field) !== null;
 }
 
 function isRegex(source: string): boolean {
