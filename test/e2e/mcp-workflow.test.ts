@@ -1,4 +1,5 @@
 // The whole default workflow driven only through MCP requests (stdio and HTTP): the test itself writes no file.
+import { createHash } from "node:crypto";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -82,6 +83,17 @@ describe.each(["stdio", "http"] as const)("the default workflow over %s, MCP req
     const skillMd = await raw.readResource({ uri: STATIC_URI });
     expect(skillMd.contents[0]).toMatchObject({ mimeType: "text/markdown" });
     expect(await stageSkill(client, STATIC)).toMatchObject({ listed: true, read: true });
+    // Every digest is the sha256 of the bytes resources/read returns.
+    for (const resource of listed.skills[0].resources as { uri: string; digest: string }[]) {
+      const content = (await raw.readResource({ uri: resource.uri })).contents[0] as {
+        text?: string;
+        blob?: string;
+      };
+      const bytes =
+        content.text !== undefined ? Buffer.from(content.text) : Buffer.from(content.blob!, "base64");
+      expect(`sha256:${createHash("sha256").update(bytes).digest("hex")}`).toBe(resource.digest);
+    }
+    await expect(raw.callTool({ name: "WriteFile", arguments: {} })).rejects.toMatchObject({ code: -32602 });
 
     const written = await client.ok("EditTextFile", {
       path: "out/static_bug_analysis.md",
