@@ -19,12 +19,18 @@ import { serverVersion } from "./version.js";
 export const SERVER_NAME = "skillgate";
 export const SERVER_VERSION = serverVersion();
 
-export const INSTRUCTIONS =
-  "skillgate serves a staged workflow: call Status (or the current_stage prompt) to see the current stage and its " +
-  "task, then work ListSkill -> read each stage skill's SKILL.md (ReadTextFile, or resources/read of its skill:// " +
-  "URI) -> apply the method (RunSkillScript when it calls for a script) -> Check -> SetSkillUsage -> Complete. " +
-  "Write stage outputs with the file tools (EditTextFile, ReplaceStringInFile, ...) inside the writable folders; " +
-  "every failed call says what to do next.";
+/** The server instructions: the workflow in two sentences (the second names the file tools only when offered). */
+export function instructionsFor(fileTools: boolean): string {
+  return (
+    "skillgate serves a staged workflow: call Status (or the current_stage prompt) to see the current stage and its " +
+    "task, then work ListSkill -> read each stage skill's SKILL.md (ReadTextFile, or resources/read of its skill:// " +
+    "URI) -> apply the method (RunSkillScript when it calls for a script) -> Check -> SetSkillUsage -> Complete. " +
+    (fileTools
+      ? "Write stage outputs with the file tools (EditTextFile, ReplaceStringInFile, ...) inside the writable folders; "
+      : "Write stage outputs with your own file tools inside the output folder; ") +
+    "every failed call says what to do next."
+  );
+}
 
 export type McpToolListing = Tool;
 
@@ -122,7 +128,7 @@ export function createMcpServer(session: Session, options: CreateMcpServerOption
         prompts: {},
         extensions: { [SKILLS_EXTENSION]: {} },
       },
-      instructions: INSTRUCTIONS,
+      instructions: instructionsFor(fileToolsEnabled(session)),
     },
   );
   trackRequests(server, options.inFlight);

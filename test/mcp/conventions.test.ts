@@ -47,6 +47,7 @@ describe("MCP conventions", () => {
       "ListSkill -> read each stage skill's SKILL.md (ReadTextFile, or resources/read of its skill:// URI) -> apply " +
         "the method (RunSkillScript when it calls for a script) -> Check -> SetSkillUsage -> Complete.",
     );
+    expect(client.getInstructions()).toContain("Write stage outputs with the file tools (EditTextFile,");
   });
 
   it("tools have a title, annotations and an outputSchema their structuredContent validates against", async () => {

@@ -209,6 +209,9 @@ describe("file tools over stdio", () => {
       ["--workspace", fixture.ws, "--config", fixture.configFile, "--no-file-tools"],
       fixture.env,
     );
+    expect(connection.client.getInstructions()).toContain(
+      "Write stage outputs with your own file tools inside the output folder; every failed call says what to do next.",
+    );
     const { tools } = await connection.client.listTools();
     expect(tools.map((tool) => tool.name)).toEqual([
       "ListSkill",
