@@ -18,11 +18,18 @@ import { normaliseSkillId } from "../skills/index.js";
 import type { CatalogSnapshot, Diagnostic, SkillRecord } from "../skills/types.js";
 import type { RuntimeConfig, ToolResult } from "../tools/types.js";
 import { verifyCopiedFile } from "../workspace/index.js";
+import { bundledPackRoot } from "../workspace/pack-root.js";
 import type { WorkspacePaths } from "../workspace/paths.js";
 import { type CheckerOutcome, runChecker } from "./checkers/index.js";
 import { fingerprintOutputs, type OutputFingerprint } from "./fingerprint.js";
 import { checkFreshness, usageFreshness } from "./freshness.js";
-import { applySkillHooks, type HookImporter, importHookFile, StageInstance } from "./hooks.js";
+import {
+  applySkillHooks,
+  type HookImporter,
+  hookTrustProblem,
+  importHookFile,
+  StageInstance,
+} from "./hooks.js";
 import { formatStatus } from "./status-text.js";
 import type { ReadRange, SkillEvidence, StageEngine, StageView } from "./types.js";
 import { assertWorkflowStartable, validateWorkflow } from "./workflow.js";
@@ -491,6 +498,9 @@ class Engine implements SkillgateStageEngine {
         const report = await applySkillHooks(instance, records, {
           importer: this.o.importHook ?? importHookFile,
           verify: (file) => verifyCopiedFile(this.o.paths, file),
+          // hooks.ts runs in this process: only the bundled pack's own and operator-trusted digests load.
+          trust: (skill, file) =>
+            hookTrustProblem(skill, file, this.o.config.skill.trusted_hooks ?? {}, bundledPackRoot()),
         });
         for (const w of report.warnings) this.warn(w);
       }

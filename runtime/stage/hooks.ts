@@ -1,5 +1,6 @@
 // Skill hooks: a stage instance whose methods hooks.ts files may wrap, and the loader that applies each hook once.
-import { stat } from "node:fs/promises";
+import { createHash } from "node:crypto";
+import { readFile, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import type { StageConfig } from "../config/schema.js";
@@ -135,6 +136,8 @@ export const importHookFile: HookImporter = async (file) => {
 
 export interface HookLoadOptions {
   importer?: HookImporter;
+  /** Why this hooks.ts may not load (null: trusted). Hooks run in the server process: only trusted ones load. */
+  trust?: (skill: SkillRecord, file: string) => Promise<string | null>;
   /** Integrity check of hooks.ts against the init manifest; a file that fails is not loaded. */
   verify?: (file: string) => Promise<{ ok: true } | { ok: false; message: string }>;
   /** setupStage must settle within this time (default 10 s). */
@@ -182,6 +185,13 @@ export async function applySkillHooks(
         continue;
       }
     }
+    if (options.trust) {
+      const problem = await options.trust(skill, file);
+      if (problem !== null) {
+        report.warnings.push(`${where} was not loaded: ${problem}`);
+        continue;
+      }
+    }
     let setup: unknown;
     try {
       const mod = await importer(file);
@@ -222,4 +232,31 @@ export async function applySkillHooks(
 function firstLine(error: unknown): string {
   const text = error instanceof Error ? error.message : String(error);
   return text.split("\n")[0] ?? text;
+}
+
+/**
+ * The trust rule of hooks.ts (it runs in the server process, with skillgate's rights): a hooks.ts identical to
+ * the bundled pack's file of the same skill loads; any other only when `trusted` (skill.trusted_hooks) maps the
+ * skill id to the sha256 of exactly this file.
+ */
+export async function hookTrustProblem(
+  skill: Pick<SkillRecord, "id">,
+  file: string,
+  trusted: Record<string, string>,
+  bundledSkillsDir: string | null,
+): Promise<string | null> {
+  const digest = createHash("sha256")
+    .update(await readFile(file))
+    .digest("hex");
+  if (bundledSkillsDir !== null) {
+    try {
+      const bundled = await readFile(join(bundledSkillsDir, skill.id, "hooks.ts"));
+      if (createHash("sha256").update(bundled).digest("hex") === digest) return null;
+    } catch {
+      // not a bundled skill
+    }
+  }
+  if (trusted[skill.id] === digest) return null;
+  const configured = trusted[skill.id];
+  return `${configured === undefined ? "it is not trusted" : `its sha256 ${digest} is not the trusted ${configured}`}; hooks run in the server process with skillgate's rights; fix: review it, then set skill.trusted_hooks: {"${skill.id}": "${digest}"} in the config`;
 }

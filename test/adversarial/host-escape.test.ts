@@ -551,3 +551,39 @@ function survivorsOfSync(main: string, ws: string): number[] {
     .map((line) => Number(line.trim().split(/\s+/)[0]))
     .filter((pid) => pid !== process.pid);
 }
+
+describe("hooks.ts of an extra skill (runs in the server process)", () => {
+  const HOOK = (marker: string) =>
+    `import { writeFileSync } from "node:fs";\nwriteFileSync(${JSON.stringify(marker)}, "hook ran");\nexport function setupStage() {}\n`;
+
+  it.each([false, true])(
+    "loads only with its sha256 in skill.trusted_hooks (trusted: %s)",
+    async (trusted) => {
+      await fresh();
+      const marker = join("/tmp", `sg-sandbox-hook-${process.pid}-${trusted}`);
+      rmSync(marker, { force: true });
+      const hook = HOOK(marker);
+      const digest = (await import("node:crypto")).createHash("sha256").update(hook).digest("hex");
+      const hooked = await makeBed({
+        skills: [{ name: "hookskill", scripts: { "x.sh": "echo x\n" }, hooks: hook }],
+        skill: {
+          general_skill_list: ["ext/hookskill"],
+          ...(trusted ? { trusted_hooks: { "ext/hookskill": digest } } : {}),
+        },
+      });
+      try {
+        const status = await hooked.call("Status", {});
+        expect(status.isError).toBe(false);
+        expect(existsSync(marker)).toBe(trusted);
+        if (!trusted) {
+          expect(JSON.stringify(status)).toContain(
+            `was not loaded: it is not trusted; hooks run in the server process with skillgate's rights; fix: review it, then set skill.trusted_hooks: {\\"ext/hookskill\\": \\"${digest}\\"} in the config`,
+          );
+        }
+      } finally {
+        rmSync(marker, { force: true });
+        hooked.cleanup();
+      }
+    },
+  );
+});

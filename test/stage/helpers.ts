@@ -1,9 +1,9 @@
 // Test workspaces for the stage engine: temp folder, copied fixture skills, config, runtime config, engine factory.
-
-import { existsSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { mkdir, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join, relative, resolve, sep } from "node:path";
 import { ConfigSchema, type SkillgateConfig } from "../../runtime/config/schema.js";
 import { scanSkillRoot } from "../../runtime/skills/index.js";
 import type { CatalogSnapshot } from "../../runtime/skills/types.js";
@@ -32,6 +32,24 @@ export interface WorkspaceOptions {
   generalSkills?: string[];
 }
 
+/** skill id → sha256 of its hooks.ts, for every fixture skill that has one. */
+function fixtureHookDigests(): Record<string, string> {
+  const digests: Record<string, string> = {};
+  const walk = (dir: string): void => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) walk(path);
+      else if (entry.name === "hooks.ts") {
+        digests[relative(FIXTURE_SKILLS, dir).split(sep).join("/")] = createHash("sha256")
+          .update(readFileSync(path))
+          .digest("hex");
+      }
+    }
+  };
+  walk(FIXTURE_SKILLS);
+  return digests;
+}
+
 export async function makeWorkspace(options: WorkspaceOptions): Promise<TestWorkspace> {
   const base = await mkdtemp(join(tmpdir(), "skillgate-stage-"));
   const root = join(base, "ws");
@@ -43,6 +61,8 @@ export async function makeWorkspace(options: WorkspaceOptions): Promise<TestWork
   const config = ConfigSchema.parse({
     stage: options.stages,
     skill: {
+      // The fixture skills' hooks are trusted by the operator of these tests (skill.trusted_hooks).
+      trusted_hooks: fixtureHookDigests(),
       use_skill: skillsEnabled,
       general_skill_list: options.generalSkills ?? [],
       pack_path: FIXTURE_SKILLS,
