@@ -587,3 +587,65 @@ describe("hooks.ts of an extra skill (runs in the server process)", () => {
     },
   );
 });
+
+describe.sequential("files the agent or a run leaves in the workspace", () => {
+  it.each([
+    ["a FIFO", (ws: string) => execFileSync("mkfifo", [join(ws, "trap.fifo")]), "trap.fifo"],
+    [
+      "a symlink to a device",
+      (ws: string) => execFileSync("ln", ["-s", "/dev/zero", join(ws, "zero.txt")]),
+      "zero.txt",
+    ],
+  ])(
+    "ReadTextFile of %s returns a tool result at once, never blocks or reads the device",
+    async (_label, make, name) => {
+      await fresh();
+      make(bed.ws);
+      const started = Date.now();
+      const result = await bed.call("ReadTextFile", { path: name });
+      expect(Date.now() - started).toBeLessThan(5_000);
+      expect(result.isError).toBe(true);
+      expect(result.code).toMatch(/^(NOT_TEXT|PATH_OUTSIDE_WORKSPACE|FILE_NOT_FOUND|INVALID_ARGS)$/);
+      rmSync(join(bed.ws, name), { force: true });
+    },
+  );
+
+  it("Check on a stage output that is a FIFO answers instead of hanging", async () => {
+    await fresh();
+    mkdirSync(join(bed.ws, "out"), { recursive: true });
+    rmSync(join(bed.ws, "out", "report.md"), { force: true });
+    execFileSync("mkfifo", [join(bed.ws, "out", "report.md")]);
+    const started = Date.now();
+    const result = await bed.call("Check", {});
+    expect(Date.now() - started).toBeLessThan(10_000);
+    expect(result.code).not.toBe("INTERNAL");
+    rmSync(join(bed.ws, "out", "report.md"), { force: true });
+  });
+
+  it("an alias-bomb SKILL.md is skipped with a diagnostic; the other skills still list", async () => {
+    await fresh();
+    const bomb = await makeBed({
+      skills: [
+        {
+          name: "bomb",
+          scripts: { "x.sh": "echo x\n" },
+          skillMd:
+            "---\nname: bomb\ndescription: d\nmetadata:\n  a: &a [x,x,x,x,x,x,x,x,x]\n  b: &b [*a,*a,*a,*a,*a,*a,*a,*a,*a]\n  c: &c [*b,*b,*b,*b,*b,*b,*b,*b,*b]\n  d: &d [*c,*c,*c,*c,*c,*c,*c,*c,*c]\n  e: [*d,*d,*d,*d,*d,*d,*d,*d,*d]\n---\nbody\n",
+        },
+        { name: "fine", scripts: { "x.sh": "echo x\n" } },
+      ],
+      skill: { general_skill_list: ["ext/fine"] },
+    });
+    try {
+      const listed = await bomb.call("ListSkill", {});
+      expect(listed.code).not.toBe("INTERNAL");
+      expect(listed.text).toContain("ext/fine");
+      expect(listed.text).not.toContain("Skill ID: ext/bomb");
+      const run = await bomb.run("bomb", "x.sh");
+      expect(run.isError).toBe(true);
+      expect(run.code).toBe("SKILL_NOT_FOUND");
+    } finally {
+      bomb.cleanup();
+    }
+  });
+});
