@@ -1,6 +1,14 @@
 // Public API of the evidence ledger and the usage checker.
 
 export {
+  type BindingRefusal,
+  bindingChanges,
+  bindingRefusal,
+  bindRecord,
+  type CurrentBinding,
+  digestsOf,
+} from "./bind-check.js";
+export {
   affectedStages,
   type Binding,
   type BoundStage,
@@ -18,6 +26,7 @@ export { canonicalJson, hmacHex, sha256Hex } from "./canonical.js";
 export type { Freshness, StageSkillInfo, UsageContext } from "./context.js";
 export { type BadLine, type FoldResult, foldLines, splitLedger } from "./fold.js";
 export { evaluateGate, type GateContext, type GateSkillStatus, type GateVerdict } from "./gate.js";
+export { ledgerHealthLines } from "./health-text.js";
 export { newInitId, readIdentity, type WorkspaceIdentity, writeIdentity } from "./identity.js";
 export { deriveSigner, ledgerKeyFile, loadMasterKey, workspaceKey } from "./key.js";
 export { checkIdentity, type LedgerKeys, localKeys } from "./keys.js";
@@ -29,6 +38,15 @@ export {
   type TransactionStep,
 } from "./ledger.js";
 export { type EvidenceLocations, evidenceLocations, identityFileFor } from "./locations.js";
+export {
+  PROOF_FORMAT,
+  type ProofBundle,
+  type ProofFailure,
+  type StageVerdict,
+  type VerifyReport,
+  verifyProof,
+  verifyReportLines,
+} from "./proof.js";
 export {
   GENESIS_HASH,
   type LedgerRecord,

@@ -128,6 +128,9 @@ export class EvidenceLedger {
       const step = await body(loaded.snapshot);
       const appended = await this.append(loaded, [...loaded.pending, ...step.records]);
       return { snapshot: loaded.snapshot, result: step.result, appended };
+    }).catch((error: unknown) => {
+      // The lock lives in the state folder too: a read-only or full folder must say so, not crash.
+      throw isSkillgateError(error) ? error : ioError(error, "lock", this.paths.lockFile);
     });
   }
 

@@ -1,7 +1,16 @@
 // The stage engine: records evidence in the ledger, runs Check, SetSkillUsage and the gated Complete, loads hooks.
 import { join, relative, sep } from "node:path";
 import type { SkillgateConfig, StageConfig } from "../config/schema.js";
+import { isSkillgateError } from "../errors.js";
+import { ledgerHealthLines } from "../evidence/health-text.js";
 import {
+  type BindingRefusal,
+  bindingChanges,
+  bindingRefusal,
+  bindRecord,
+  boundWorkflow,
+  type CompletionGate,
+  type CurrentBinding,
   EvidenceLedger,
   type EvidenceState,
   evaluateGate,
@@ -9,6 +18,7 @@ import {
   flagsOf,
   type GateVerdict,
   type LedgerSnapshot,
+  manifestMap,
   RESTORE_SKILLS_HINT,
   type StageSkillInfo,
   type UnsignedRecord,
@@ -17,9 +27,10 @@ import {
 import { normaliseSkillId } from "../skills/index.js";
 import type { CatalogSnapshot, Diagnostic, SkillRecord } from "../skills/types.js";
 import type { RuntimeConfig, ToolResult } from "../tools/types.js";
-import { verifyCopiedFile } from "../workspace/index.js";
+import { readManifest, verifyCopiedFile } from "../workspace/index.js";
 import { bundledPackRoot } from "../workspace/pack-root.js";
 import type { WorkspacePaths } from "../workspace/paths.js";
+import { readWorkspaceFile } from "../workspace/safe-file.js";
 import { type CheckerOutcome, runChecker } from "./checkers/index.js";
 import { fingerprintOutputs, type OutputFingerprint } from "./fingerprint.js";
 import { checkFreshness, usageFreshness } from "./freshness.js";
@@ -50,6 +61,12 @@ export interface StageEngineOptions {
    */
   resetCheckOnStart?: boolean;
   importHook?: HookImporter;
+  /** This process just ran init: a changed workflow or pack is recorded (bind record), not refused. */
+  initialised?: boolean;
+  /** skill support was set by a command-line flag (operator), so turning it on or off is recorded, not refused. */
+  useSkillFromFlag?: boolean;
+  /** Key holder of the ledger (default: derived from the master key in `home`). */
+  keys?: import("../evidence/index.js").LedgerKeys;
 }
 
 export interface SkillgateStageEngine extends StageEngine {
@@ -60,6 +77,14 @@ export interface SkillgateStageEngine extends StageEngine {
   readonly ledger: EvidenceLedger;
   /** The hookable instance of a stage (hooks applied when skills are enabled). */
   stageInstance(index: number): Promise<StageInstance | null>;
+  /** What init recorded at this start (changes and reset stages), for the init report. */
+  readonly bindingNotes: string[];
+  /** skill-relative path → sha256 as bound in the signed ledger (null before the first binding). */
+  trustedManifest(): Promise<Record<string, string> | null>;
+  /** Records a run receipt of RunSkillScript. */
+  recordRun(receipt: Record<string, unknown>): Promise<void>;
+  /** Ledger health for status (never throws: a refusal is reported as such). */
+  ledgerHealth(): Promise<Record<string, unknown>>;
 }
 
 interface CheckRun {
@@ -82,9 +107,11 @@ class Engine implements SkillgateStageEngine {
   private readonly pending: string[] = [];
   private readonly instances = new Map<number, StageInstance>();
   private readonly stages: StageConfig[];
+  readonly bindingNotes: string[] = [];
+  private bound: CurrentBinding | null = null;
 
   constructor(private readonly o: StageEngineOptions) {
-    this.ledger = new EvidenceLedger(o.paths, { home: o.home, now: o.now });
+    this.ledger = new EvidenceLedger(o.paths, { home: o.home, now: o.now, keys: o.keys });
     this.stages = o.config.stage;
     this.diagnostics = validateWorkflow(o.config, o.skillsEnabled ? o.catalog() : null, o.skillsEnabled, {
       rootLabel: relative(o.paths.root, o.paths.skillsDir).split(sep).join("/"),
@@ -95,11 +122,25 @@ class Engine implements SkillgateStageEngine {
     // A broken workflow stops start-up (UCAgent raises while building its stages); a missing skill folder does not.
     assertWorkflowStartable(this.diagnostics, `workspace ${this.o.paths.root}`);
     // What is left is a missing skill folder: the tools answer it themselves, with the fix.
+    this.bound = await this.currentBinding();
+    try {
+      await this.startLedger();
+    } catch (error) {
+      // A refused ledger (other key or home, moved, replayed, disk full) is reported by every call and by status,
+      // so the operator sees what to fix; nothing is written meanwhile.
+      if (!isSkillgateError(error)) throw error;
+      this.warn(`evidence ledger refused [${error.code}]: ${error.message}`);
+    }
+  }
+
+  private async startLedger(): Promise<void> {
+    const current = this.bound!;
     const { snapshot } = await this.ledger.transact((snap) => {
       const records: UnsignedRecord[] = [];
       if (snap.head.seq === 0 && this.stages.length > 0) {
         records.push({ stage: 0, kind: "stage_enter", data: { name: this.stages[0]!.name } });
       }
+      records.push(...this.bindOnStart(snap.state, current));
       if (this.o.resetCheckOnStart && snap.state.check) {
         records.push({
           stage: snap.state.stageIndex,
@@ -110,6 +151,114 @@ class Engine implements SkillgateStageEngine {
       return { records, result: undefined };
     });
     this.absorb(snapshot);
+  }
+
+  private async currentBinding(): Promise<CurrentBinding> {
+    return {
+      workflow: boundWorkflow(this.o.config, normaliseSkillId),
+      manifest: manifestMap(await readManifest(this.o.paths)),
+      useSkill: this.o.skillsEnabled,
+    };
+  }
+
+  /** The bind record this start must append: the first binding, a change init just made, or a flag toggling skills. */
+  private bindOnStart(state: EvidenceState, current: CurrentBinding): UnsignedRecord[] {
+    if (!state.binding)
+      return [bindRecord(state, current, this.o.initialised ? "init" : "first start").record];
+    const changes = bindingChanges(state.binding, current);
+    const changed = changes.workflow.length > 0 || changes.pack.length > 0;
+    let reason: string | null = null;
+    if ((changed || changes.useSkill) && this.o.initialised) reason = "init";
+    else if (!changed && changes.useSkill && this.o.useSkillFromFlag)
+      reason = current.useSkill ? "--use-skill flag" : "--no-use-skill flag";
+    if (reason === null) return [];
+    const bind = bindRecord(state, current, reason);
+    const names = bind.affected.map((i) => `${i} '${this.stages[i]?.name ?? "?"}'`);
+    this.bindingNotes.push(
+      `${reason === "init" ? "init recorded a change of the workflow or skill pack" : `skill support turned ${current.useSkill ? "on" : "off"} by the ${reason}, recorded in the ledger`}: ${bind.changes.join("; ")}.` +
+        (names.length > 0
+          ? ` Evidence of stage(s) ${names.join(", ")} was reset${bind.affected.includes(state.stageIndex) ? " (the current stage must collect it again)" : ""}; completed stages stay completed and are marked as completed before the change.`
+          : ""),
+    );
+    for (const note of this.bindingNotes) this.warn(note);
+    return [bind.record];
+  }
+
+  /** WORKFLOW_CHANGED / PACK_CHANGED when what this process runs is not what the ledger binds. */
+  private async bindingGuard(state: EvidenceState): Promise<ToolResult | null> {
+    if (!this.bound) return null;
+    const current = { ...this.bound, manifest: manifestMap(await readManifest(this.o.paths)) };
+    const refusal: BindingRefusal | null = bindingRefusal(state.binding, current, this.o.paths.root);
+    if (!refusal) return null;
+    return this.result(
+      refusal.message,
+      { changes: refusal.changes, fix: `skillgate init ${this.o.paths.root}` },
+      refusal.code,
+    );
+  }
+
+  private gateMode(index: number): CompletionGate {
+    const raw = this.stages[index]?.skill_list ?? [];
+    if (raw.length === 0) return "no_skill_list";
+    if (!this.o.skillsEnabled) return "skills_disabled";
+    if (!this.stages[index]?.force_use_skill) return "gate_off";
+    return "enforced";
+  }
+
+  async trustedManifest(): Promise<Record<string, string> | null> {
+    return (await this.load()).state.binding?.manifest ?? null;
+  }
+
+  async recordRun(receipt: Record<string, unknown>): Promise<void> {
+    const { snapshot } = await this.ledger.transact((snap) => ({
+      records: [{ stage: snap.state.stageIndex, kind: "run", data: receipt }],
+      result: undefined,
+    }));
+    this.absorb(snapshot);
+  }
+
+  async ledgerHealth(): Promise<Record<string, unknown>> {
+    try {
+      const snap = await this.ledger.read();
+      const state = snap.state;
+      const refusal = this.bound
+        ? bindingRefusal(
+            state.binding,
+            { ...this.bound, manifest: manifestMap(await readManifest(this.o.paths)) },
+            this.o.paths.root,
+          )
+        : null;
+      return {
+        health: refusal ? "changed" : state.quarantined.length > 0 ? "quarantined" : "ok",
+        records: snap.head.seq,
+        fingerprint: state.identity?.fingerprint ?? null,
+        workspace: state.identity?.workspace ?? null,
+        quarantined: state.quarantined,
+        runs: state.runs,
+        binding: state.binding
+          ? {
+              workflow_digest: state.binding.workflowDigest,
+              manifest_digest: state.binding.manifestDigest,
+              use_skill: state.binding.useSkill,
+              reason: state.binding.reason,
+              seq: state.binding.seq,
+            }
+          : null,
+        ...(refusal ? { problem: { code: refusal.code, message: refusal.message } } : {}),
+        completions: state.completed.map((c) => ({
+          index: c.index,
+          name: c.name,
+          gate: c.gate ?? "unknown",
+          ...(c.changedAt !== undefined ? { changed_at: c.changedAt } : {}),
+        })),
+      };
+    } catch (error) {
+      const e = error as { code?: string; message?: string };
+      return {
+        health: "refused",
+        problem: { code: e.code ?? "INTERNAL", message: e.message ?? String(error) },
+      };
+    }
   }
 
   drainWarnings(): string[] {
@@ -138,11 +287,21 @@ class Engine implements SkillgateStageEngine {
     await this.recordEvidence("use", skillIds, () => true, { detail: capDetail(detail) });
   }
 
-  async recordRead(skillId: string, range: ReadRange): Promise<boolean> {
+  async recordRead(skillId: string, range: ReadRange, content?: { sha256: string }): Promise<boolean> {
     if (!this.o.skillsEnabled) return false;
     const id = normaliseSkillId(skillId);
     if (id === null) return false;
     const zeroLine = range.totalLines <= 0 || range.endLine < range.startLine;
+    const bound = (await this.load()).state.binding?.manifest[`${id}/SKILL.md`];
+    if (bound !== undefined && !zeroLine) {
+      const sha = content?.sha256 ?? (await this.skillFileSha(id));
+      if (sha !== bound) {
+        this.warn(
+          `${id}/SKILL.md differs from the copy init recorded (sha256 ${String(sha).slice(0, 12)} != ${bound.slice(0, 12)}), so this read is not read evidence. Restore the skill with \`skillgate init ${this.o.paths.root}\`, then read it again.`,
+        );
+        return false;
+      }
+    }
     const { snapshot } = await this.ledger.transact((snap) => {
       const stage = this.stageAt(snap.state);
       if (!stage || zeroLine || !this.skillList(stage.index).includes(id) || flagsOf(snap.state, id).read) {
@@ -158,6 +317,14 @@ class Engine implements SkillgateStageEngine {
     });
     this.absorb(snapshot);
     return flagsOf(snapshot.state, id).read;
+  }
+
+  private async skillFileSha(id: string): Promise<string | null> {
+    const rel = relative(this.o.paths.root, join(this.o.paths.skillsDir, ...id.split("/"), "SKILL.md"));
+    return readWorkspaceFile(this.o.paths.root, rel).then(
+      (read) => read.sha256,
+      () => null,
+    );
   }
 
   private async recordEvidence(
@@ -192,6 +359,8 @@ class Engine implements SkillgateStageEngine {
     const snap = await this.load();
     const stage = this.stageAt(snap.state);
     if (!stage) return this.finishedResult("Check");
+    const changed = await this.bindingGuard(snap.state);
+    if (changed) return changed;
     const instance = await this.instance(stage.index);
     const outputs = await this.outputs(stage.config);
     const evidenceVersion = snap.state.evidenceVersion;
@@ -269,6 +438,8 @@ class Engine implements SkillgateStageEngine {
     const snap = await this.load();
     const stage = this.stageAt(snap.state);
     if (!stage) return this.finishedResult("SetSkillUsage");
+    const changed = await this.bindingGuard(snap.state);
+    if (changed) return changed;
     const skillList = this.skillList(stage.index);
     if (skillList.length === 0) {
       return this.result(
@@ -326,6 +497,8 @@ class Engine implements SkillgateStageEngine {
     const snap = await this.load();
     const stage = this.stageAt(snap.state);
     if (!stage) return this.finishedResult("Complete");
+    const changed = await this.bindingGuard(snap.state);
+    if (changed) return changed;
     const base = { stage: { index: stage.index, name: stage.config.name } };
     const gated = this.gateApplies(stage.index);
     if (gated && !this.o.catalog()) {
@@ -372,6 +545,7 @@ class Engine implements SkillgateStageEngine {
       }
       const data = {
         passed: true,
+        gate: this.gateMode(stage.index),
         name: stage.config.name,
         next: nextIndex,
         nextName: this.stages[nextIndex]?.name ?? null,
@@ -457,6 +631,7 @@ class Engine implements SkillgateStageEngine {
         : null;
     const catalog = this.o.skillsEnabled ? this.o.catalog() : null;
     const description = stage ? (await this.instance(stage.index)).safeDescribe() : "";
+    const health = await this.ledgerHealth();
     const formatted = formatStatus({
       description,
       stages: this.stages,
@@ -470,7 +645,10 @@ class Engine implements SkillgateStageEngine {
       usageReason: stage && outputs ? usageFreshness(snap.state, outputs).reason : "",
       skills: stage && catalog ? this.skillInfo(this.skillList(stage.index), catalog) : {},
     });
-    return this.result(formatted.text, formatted.structured);
+    return this.result([formatted.text, ...ledgerHealthLines(health)].join("\n"), {
+      ...formatted.structured,
+      ledger: health,
+    });
   }
 
   // ---- shared ---------------------------------------------------------------------------------------------------
@@ -497,7 +675,7 @@ class Engine implements SkillgateStageEngine {
           .filter((s): s is SkillRecord => s !== undefined);
         const report = await applySkillHooks(instance, records, {
           importer: this.o.importHook ?? importHookFile,
-          verify: (file) => verifyCopiedFile(this.o.paths, file),
+          verify: async (file) => verifyCopiedFile(this.o.paths, file, await this.trustedManifest()),
           // hooks.ts runs in this process: only the bundled pack's own and operator-trusted digests load.
           trust: (skill, file) =>
             hookTrustProblem(skill, file, this.o.config.skill.trusted_hooks ?? {}, bundledPackRoot()),

@@ -39,7 +39,7 @@ export interface StageEngine {
   /** Record list evidence; ids outside the current stage's skill_list are ignored. */
   recordList(skillIds: string[]): Promise<void>;
   /** Record a read of a stage skill's SKILL.md; read evidence once ranges cover the file. Returns true when read is now complete. */
-  recordRead(skillId: string, range: ReadRange): Promise<boolean>;
+  recordRead(skillId: string, range: ReadRange, content?: { sha256: string }): Promise<boolean>;
   /** Record use evidence for stage skills after a whole RunSkillScript call succeeded. */
   recordUse(skillIds: string[], detail: Record<string, unknown>): Promise<void>;
   check(): Promise<ToolResult>;
@@ -48,4 +48,10 @@ export interface StageEngine {
   status(): Promise<ToolResult>;
   /** Warnings not yet shown in a tool result (ledger tampering, hook failures); returns and clears them. */
   drainWarnings?(): string[];
+  /** skill-relative path → sha256 as bound in the signed ledger; scripts and hooks are verified against it. */
+  trustedManifest?(): Promise<Record<string, string> | null>;
+  /** Records a signed run receipt of one RunSkillScript command. */
+  recordRun?(receipt: Record<string, unknown>): Promise<void>;
+  /** Ledger health for status; never throws. */
+  ledgerHealth?(): Promise<Record<string, unknown>>;
 }

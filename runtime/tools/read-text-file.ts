@@ -148,7 +148,7 @@ export async function readTextFile(input: ReadTextFileInput, session: Session): 
   const range: ReadRange = { startLine: first + 1, endLine: first + taken, totalLines: total };
   let evidence: Record<string, unknown> | null;
   try {
-    evidence = await recordSkillRead(session, real, range);
+    evidence = await recordSkillRead(session, real, range, read.sha256);
   } catch (error) {
     return resultFromError(error);
   }
@@ -173,6 +173,7 @@ async function recordSkillRead(
   session: Session,
   realFile: string,
   range: ReadRange,
+  sha256: string,
 ): Promise<Record<string, unknown> | null> {
   if (!session.skillsEnabled) return null;
   const snapshot = session.catalog();
@@ -183,7 +184,8 @@ async function recordSkillRead(
     if (!stage.skillList.includes(skill.id)) continue;
     const skillFile = await realpath(skill.skillFile).catch(() => skill.skillFile);
     if (skillFile !== realFile) continue;
-    const complete = await session.engine.recordRead(skill.id, range);
+    // The bytes returned must be the SKILL.md init recorded (sha256 bound in the ledger), not whatever it says now.
+    const complete = await session.engine.recordRead(skill.id, range, { sha256 });
     return { skill_id: skill.id, read_complete: complete };
   }
   return null;

@@ -1,4 +1,5 @@
 // RunSkillScript: validates every [skill_id, script, args] command first, then runs them in order (no shell) and records use.
+import { createHash } from "node:crypto";
 import { z } from "zod";
 import { skillgateHome } from "../config/home.js";
 import { type ErrorCode, isSkillgateError } from "../errors.js";
@@ -203,7 +204,8 @@ export async function prepareCommand(
       `its arguments are ${total} bytes (longest ${longest}); the kernel refuses an argument over ${MAX_ARG_BYTES} bytes and an argument list near 2 MiB (E2BIG), and skillgate takes at most ${MAX_ARGS_BYTES} bytes; fix: write large input to a file in the workspace and pass its path.`,
     );
   }
-  const verified = await verifyCopiedFile(session.paths, scriptPath);
+  const trusted = session.engine.trustedManifest ? await session.engine.trustedManifest() : null;
+  const verified = await verifyCopiedFile(session.paths, scriptPath, trusted);
   if (!verified.ok) return invalid(index, verified.message, "SCRIPT_MODIFIED");
   try {
     const { runner, source } = await resolveRunner({
@@ -355,6 +357,11 @@ export async function runSkillScript(
     const result = await deps.runScript(request);
     const record = recordOf(command, result, warnings);
     records.push(record);
+    try {
+      await recordReceipt(session, command, result);
+    } catch (error) {
+      return resultFromError(error);
+    }
     if (record.status !== "ok") {
       const done = command.index - 1;
       const skipped = prepared.length - command.index;
@@ -404,6 +411,28 @@ export async function runSkillScript(
     ran: records.length,
     total: prepared.length,
     used: evidence,
+  });
+}
+
+/** A signed run receipt: what ran (script hash as bound in the ledger), how it ended, and hashes of its output. */
+async function recordReceipt(session: Session, command: PreparedCommand, result: RunResult): Promise<void> {
+  if (!session.engine.recordRun) return;
+  const trusted = session.engine.trustedManifest ? await session.engine.trustedManifest() : null;
+  const rel = `${command.skill.id}/scripts/${command.script}`;
+  await session.engine.recordRun({
+    skill_id: command.skill.id,
+    script: command.script,
+    script_sha256: trusted?.[rel] ?? null,
+    argv: result.argv,
+    status: result.status,
+    exit_code: result.exitCode,
+    signal: result.signal,
+    timed_out: result.timedOut,
+    duration_ms: result.durationMs,
+    stdout_sha256: createHash("sha256").update(result.stdout).digest("hex"),
+    stderr_sha256: createHash("sha256").update(result.stderr).digest("hex"),
+    output_truncated: result.truncated,
+    sandboxed: result.sandboxed,
   });
 }
 

@@ -6,7 +6,7 @@ import type { SkillgateConfig } from "../config/schema.js";
 import { createCatalog, scanSkillRoot } from "../skills/index.js";
 import type { CatalogSnapshot } from "../skills/types.js";
 import { createStageEngine, validateWorkflow } from "../stage/index.js";
-import { type InitProgress, initWorkspace, readRuntimeConfig } from "../workspace/index.js";
+import { type InitProgress, type InitReport, initWorkspace, readRuntimeConfig } from "../workspace/index.js";
 import { workspacePaths } from "../workspace/paths.js";
 import type { Session } from "./types.js";
 
@@ -24,6 +24,8 @@ export interface OpenSessionOptions {
   argvFlags?: string[];
   /** Already parsed skill flags; merged over argvFlags. */
   flags?: SkillFlags;
+  /** `skillgate init` just ran init itself: record a changed workflow or pack in the ledger instead of refusing it. */
+  recordInit?: boolean;
   /** Re-run init (copy the pack, refresh hashes) even when the workspace is already initialised. */
   init?: boolean;
   /** Progress of a long init copy (the CLI prints it on stderr). */
@@ -54,6 +56,8 @@ export interface OpenedSession extends Session {
   configSources: string[];
   /** True when this call ran init. */
   initialised: boolean;
+  /** The init report when this call ran init. */
+  initReport?: InitReport;
 }
 
 /** Builds the Session every tool handler receives; throws SkillgateError on bad config or flags. */
@@ -77,8 +81,9 @@ export async function openSession(options: OpenSessionOptions): Promise<OpenedSe
     options.dut !== undefined ||
     !existsSync(paths.runtimeConfig) ||
     (options.restoreSkills === true && config.skill.use_skill && skillCopyDamaged(paths.skillsDir, config));
+  let initReport: InitReport | undefined;
   if (needsInit) {
-    await initWorkspace({ workspace: paths.root, config, onProgress: options.onProgress });
+    initReport = await initWorkspace({ workspace: paths.root, config, onProgress: options.onProgress });
   }
   const runtime = await readRuntimeConfig(paths);
   const skillsEnabled = config.skill.use_skill;
@@ -94,6 +99,8 @@ export async function openSession(options: OpenSessionOptions): Promise<OpenedSe
     catalog,
     home: skillgateHome(options.env),
     resetCheckOnStart: options.resetCheckOnStart ?? false,
+    initialised: needsInit || options.recordInit === true,
+    useSkillFromFlag: flags.useSkill !== undefined,
   });
   return {
     paths,
@@ -105,6 +112,7 @@ export async function openSession(options: OpenSessionOptions): Promise<OpenedSe
     ...(options.fileTools === undefined ? {} : { fileTools: options.fileTools }),
     configSources: sources,
     initialised: needsInit,
+    ...(initReport ? { initReport } : {}),
   };
 }
 

@@ -51,7 +51,15 @@ function insideRel(root: string, file: string): string | null {
   return rel.split(sep).join("/");
 }
 
-export async function verifyCopiedFile(paths: VerifyPaths, absolutePath: string): Promise<VerifyResult> {
+/**
+ * Is the copied file what init recorded? `trusted` (skill-relative path → sha256, from the signed ledger) wins over
+ * the editable manifest file, so editing a script together with its manifest entry does not pass.
+ */
+export async function verifyCopiedFile(
+  paths: VerifyPaths,
+  absolutePath: string,
+  trusted?: Record<string, string> | null,
+): Promise<VerifyResult> {
   const reinit = `re-run: skillgate init ${paths.root}`;
   const file = resolve(absolutePath);
   let rel = insideRel(paths.skillsDir, file);
@@ -69,11 +77,19 @@ export async function verifyCopiedFile(paths: VerifyPaths, absolutePath: string)
       message: `${file} is not inside the skill copy ${paths.skillsDir}; only files copied by init can be run; ${reinit}`,
     };
   }
-  const manifest = await cachedManifest(paths);
-  if (!manifest) return { ok: false, message: `no valid init manifest at ${paths.manifest}; ${reinit}` };
-  const entry = manifest.files[rel];
-  if (!entry)
-    return { ok: false, message: `script ${rel} is not in the init manifest ${paths.manifest}; ${reinit}` };
+  let entry: { sha256: string } | undefined;
+  const source = trusted
+    ? "the manifest init recorded in the evidence ledger"
+    : `the init manifest ${paths.manifest}`;
+  if (trusted) {
+    const known = trusted[rel];
+    entry = known !== undefined ? { sha256: known } : undefined;
+  } else {
+    const manifest = await cachedManifest(paths);
+    if (!manifest) return { ok: false, message: `no valid init manifest at ${paths.manifest}; ${reinit}` };
+    entry = manifest.files[rel];
+  }
+  if (!entry) return { ok: false, message: `script ${rel} is not in ${source}; ${reinit}` };
   let current: string;
   try {
     current = await cachedHash(file);

@@ -12,7 +12,18 @@ import { REPO_ROOT } from "../tools/helpers.js";
 const run = promisify(execFile);
 const dir = mkdtempSync(join(tmpdir(), "skillgate-lazy-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
-const VERBS = ["init", "call", "serve", "connect", "status", "scan", "validate", "catalog"];
+const VERBS = [
+  "init",
+  "call",
+  "serve",
+  "connect",
+  "status",
+  "scan",
+  "validate",
+  "catalog",
+  "export",
+  "verify",
+];
 
 async function skillgate(args: string[], env: NodeJS.ProcessEnv = {}) {
   try {

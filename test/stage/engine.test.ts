@@ -461,6 +461,7 @@ describe("Status", () => {
         `  - ${TEXT}: read .ucagent/skills/${TEXT}/SKILL.md with \`ReadTextFile\`; apply its method, then report use: true with \`SetSkillUsage\` (or use: false with a reason)`,
         `  - ${SCRIPT}: call \`ListSkill\`; read .ucagent/skills/${SCRIPT}/SKILL.md with \`ReadTextFile\`; run its script with \`RunSkillScript\` (or report use: false with a reason via \`SetSkillUsage\`)`,
         "  - next: ListSkill({}), then `Check` and `SetSkillUsage`",
+        `Evidence ledger: ok (4 records, key ${(status.structured.ledger as { fingerprint: string }).fingerprint}, workflow and pack bound at record 3 by first start).`,
       ].join("\n"),
     );
     expect(status.structured.gate).toMatchObject({

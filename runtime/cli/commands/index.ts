@@ -16,6 +16,8 @@ export const commandLoaders: ReadonlyArray<readonly [string, Loader]> = [
   ["scan", () => import("./scan.js")],
   ["validate", () => import("./validate.js")],
   ["catalog", () => import("./catalog.js")],
+  ["export", () => import("./export.js")],
+  ["verify", () => import("./verify.js")],
 ];
 
 /**

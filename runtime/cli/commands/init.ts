@@ -10,6 +10,7 @@ import { type InitProgress, type InitReport, initWorkspace } from "../../workspa
 import { type CliIO, reportError } from "../io.js";
 
 interface InitFlags {
+  adopt?: boolean;
   config?: string;
   json?: boolean;
   progress?: boolean;
@@ -74,6 +75,10 @@ export function register(program: Command, io: CliIO): void {
       "--dut <path>",
       "the target under work (DUT), relative to the current folder (overrides config DUT)",
     )
+    .option(
+      "--adopt",
+      "re-sign the evidence ledger of a workspace that was moved or copied here (recorded in the ledger)",
+    )
     .option("--progress", "always show copy progress on stderr")
     .option("--json", "print JSON instead of text")
     .addHelpText(
@@ -112,6 +117,8 @@ export function register(program: Command, io: CliIO): void {
         io.err(`copying skills: ${copied}/${total} files`);
       };
       if (flags.dut !== undefined) config.DUT = resolve(flags.dut);
+      const { adoptIfAsked, ledgerLinesAfterInit } = await import("./init-ledger.js");
+      const adopted = await adoptIfAsked(workspace, Boolean(flags.adopt));
       const report = await initWorkspace({ workspace, config, onProgress });
       // As UCAgent builds its stages at start, a workflow that cannot run fails init, not the first tool call.
       const catalog =
@@ -120,6 +127,15 @@ export function register(program: Command, io: CliIO): void {
         validateWorkflow(config, catalog, report.skillsEnabled, { rootLabel: ".ucagent/skills" }),
         `workspace ${report.workspace}`,
       );
+      // The engine binds the workflow and manifest in the signed ledger, recording what this init changed.
+      const { openSession } = await import("../../tools/session.js");
+      const session = await openSession({
+        workspace,
+        configFile: flags.config,
+        argvFlags: skillArgv,
+        recordInit: true,
+      });
+      const ledger = await ledgerLinesAfterInit(session, adopted);
       const dutExists = existsSync(report.runtimeConfig.DUT);
       if (flags.json) {
         const warnings = dutExists
@@ -127,12 +143,19 @@ export function register(program: Command, io: CliIO): void {
           : [...report.warnings, dutMissingWarning(report.runtimeConfig.DUT)];
         io.out(
           JSON.stringify(
-            { ok: true, config_sources: sources, ...report, warnings, dut_exists: dutExists },
+            {
+              ok: true,
+              config_sources: sources,
+              ...report,
+              warnings,
+              dut_exists: dutExists,
+              ledger: ledger.json,
+            },
             null,
             2,
           ),
         );
-      } else io.out(renderInitReport(io, report));
+      } else io.out([renderInitReport(io, report), ...ledger.lines].join("\n"));
     } catch (error) {
       reportError(io, error, Boolean(flags.json));
     }

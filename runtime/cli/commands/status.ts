@@ -156,6 +156,21 @@ export function register(program: Command, io: CliIO): void {
         catalog: "static",
         onProgress: initProgressPrinter((text) => io.err(io.colour("dim", text))),
       });
+      // Ledger health first: a refused ledger (other home, moved, replay) is shown, not hidden behind an error.
+      const { ledgerHealthLines } = await import("../../evidence/health-text.js");
+      const health = (await session.engine.ledgerHealth?.()) ?? { health: "unknown" };
+      if (health.health === "refused") {
+        const problem = health.problem as { code: string; message: string };
+        if (flags.json)
+          io.out(JSON.stringify({ ok: false, workspace: session.paths.root, ledger: health }, null, 2));
+        else
+          io.out(
+            [io.colour("bold", `Workspace ${session.paths.root}`), ...ledgerHealthLines(health)].join("\n"),
+          );
+        io.setExitCode(1);
+        void problem;
+        return;
+      }
       const current = await session.engine.current();
       const rows = stageRows(session, current);
       if (flags.json) {
@@ -170,6 +185,7 @@ export function register(program: Command, io: CliIO): void {
               stages: rows,
               status: status.structured,
               skill_notes: session.skillsEnabled ? pythonHookNotes(session.catalog()) : [],
+              ledger: health,
             },
             null,
             2,
@@ -177,7 +193,7 @@ export function register(program: Command, io: CliIO): void {
         );
         return;
       }
-      io.out(renderStatus(io, session, rows));
+      io.out([renderStatus(io, session, rows), "", ...ledgerHealthLines(health)].join("\n"));
     } catch (error) {
       reportError(io, error, Boolean(flags.json));
     }
