@@ -119,7 +119,7 @@ beforeAll(async () => {
       {
         name: "hostile-net",
         metadata: { "skillgate-network": "true", "skillgate-env": "SG_ADV_TOKEN" },
-        scripts: { "connect.py": CONNECT_PY, "env.sh": 'echo "token=${SG_ADV_TOKEN:-none}"\n' },
+        scripts: { "connect.py": CONNECT_PY, "env.sh": 'echo "token=$' + '{SG_ADV_TOKEN:-none}"\n' },
       },
     ],
   });
