@@ -110,3 +110,19 @@ if (!onPath("uv")) {
 }
 
 if (missing.length > 0) fail(missing);
+
+// The reference implementations the differential tests run (skills-ref for strict mode, PyYAML for ucagent mode),
+// in a venv of their own so the host Python stays untouched; test/skills/reference-python.ts looks for it here.
+const refVenv = join(import.meta.dirname, "..", ".ci", ".venv-refs");
+const refPython = join(refVenv, "bin", "python");
+const refsReady = () =>
+  spawnSync(refPython, ["-c", "import skills_ref, yaml"], { stdio: "ignore" }).status === 0;
+if (!process.env.SKILLGATE_REF_PYTHON && !refsReady()) {
+  const made =
+    run(["uv", "venv", "--quiet", "--allow-existing", refVenv]) &&
+    run(["uv", "pip", "install", "--quiet", "--python", refPython, "skills-ref==0.1.1", "pyyaml==6.0.3"]);
+  if (!made || !refsReady())
+    fail([
+      `  the reference validators in ${refVenv}: run  uv venv ${refVenv} && uv pip install --python ${refPython} skills-ref==0.1.1 pyyaml==6.0.3`,
+    ]);
+}
