@@ -115,18 +115,6 @@ export const ExecSchema = z
       .positive()
       .default(900)
       .describe("Total time budget of one RunSkillScript call, across all its commands."),
-    max_new_files: z
-      .number()
-      .int()
-      .positive()
-      .default(20_000)
-      .describe("Most files (inodes) one run may add to the workspace's file system before it is killed."),
-    max_written_mb: z
-      .number()
-      .int()
-      .positive()
-      .default(2048)
-      .describe("Most data (MiB) one run may add to the workspace's file system before it is killed."),
     sandbox_uid: z
       .number()
       .int()
