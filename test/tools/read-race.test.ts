@@ -21,8 +21,10 @@ while True:
     os.rename(ws_d + ".real", ws_d)
     n += 1
     if n % 200 == 0:
-        with open(counter, "w") as f:
+        # Written whole and renamed, so a reader never sees the truncated file (an empty count).
+        with open(counter + ".tmp", "w") as f:
             f.write(str(n))
+        os.replace(counter + ".tmp", counter)
 `;
 
 let fixture: Fixture | undefined;
