@@ -137,7 +137,23 @@ export async function callTool(session: Session, name: string, args: unknown): P
     if (!isSkillgateError(error)) throw error;
     result = errorResult(error.code, error.message, { details: error.details });
   }
-  return withPendingWarnings(session, result);
+  return withoutWorkspacePath(session, withPendingWarnings(session, result));
+}
+
+/**
+ * Error messages are written for operators and logs (absolute paths, shared with the CLI); the agent works in
+ * workspace-relative paths and the host folder of the workspace is not its business, so an error's text shows
+ * `<ws>/a/b` as `a/b` and the workspace itself as `.` (a tool's own success text, e.g. GetFileInfo's UCAgent
+ * "Absolute path" line, is left as the tool wrote it).
+ */
+function withoutWorkspacePath(session: Session, result: ToolResult): ToolResult {
+  const root = session.paths.root.replace(/\/+$/, "");
+  if (!result.isError || root.length <= 1 || !result.text.includes(root)) return result;
+  const escaped = root.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  const text = result.text
+    .replace(new RegExp(`${escaped}/`, "g"), "")
+    .replace(new RegExp(`${escaped}(?![\\w-]|\\.[\\w-])`, "g"), ".");
+  return { ...result, text };
 }
 
 /** Engine warnings (e.g. a tampered ledger) not yet shown by a stage tool are attached to this result. */

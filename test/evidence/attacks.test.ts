@@ -54,7 +54,9 @@ describe("the gate cannot be edited away", () => {
     const complete = await callTool(session, "Complete", {});
     expect(complete.code).toBe("WORKFLOW_CHANGED");
     expect(complete.text).toContain("stage 0 'report': force_use_skill true -> false");
-    expect(complete.text).toContain(`run \`skillgate init ${paths.root}\``);
+    expect(complete.text).toContain("run `skillgate init .`");
+    // An error text shows workspace paths relative to the workspace, never the host folder it sits in.
+    expect(complete.text).not.toContain(paths.root);
     expect((await callTool(session, "Check", {})).code).toBe("WORKFLOW_CHANGED");
     expect((await callTool(session, "SetSkillUsage", USAGE)).code).toBe("WORKFLOW_CHANGED");
     // init records the change (and says so); the completion is then recorded as made with the gate off.

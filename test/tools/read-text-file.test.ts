@@ -76,22 +76,22 @@ describe("ReadTextFile reads", () => {
       [
         { path: "/etc/passwd" },
         "PATH_OUTSIDE_WORKSPACE",
-        `Path '/etc/passwd' is absolute. Note: Leading '/' indicates an absolute path. Please provide a path relative to the workspace (${root}), e.g. '.ucagent/skills/<skill>/SKILL.md'.`,
+        `Path '/etc/passwd' is absolute. Note: Leading '/' indicates an absolute path. Please provide a path relative to the workspace (.), e.g. '.ucagent/skills/<skill>/SKILL.md'.`,
       ],
       [
         { path: "dut/../../escape.txt" },
         "PATH_OUTSIDE_WORKSPACE",
-        `File 'dut/../../escape.txt' is not within the workspace: '..' leads outside ${root}. Please provide a path inside the workspace.`,
+        `File 'dut/../../escape.txt' is not within the workspace: '..' leads outside .. Please provide a path inside the workspace.`,
       ],
       [
         { path: "dut/outside-link" },
         "PATH_OUTSIDE_WORKSPACE",
-        `File 'dut/outside-link' is not within the workspace: it is a symbolic link to /etc/hostname, outside ${root}. Only files inside the workspace can be read.`,
+        `File 'dut/outside-link' is not within the workspace: it is a symbolic link to /etc/hostname, outside .. Only files inside the workspace can be read.`,
       ],
       [
         { path: "dut/missing.txt" },
         "FILE_NOT_FOUND",
-        `File dut/missing.txt does not exist in workspace ${root}. Check the path (relative to the workspace); ListSkill shows the SKILL.md paths of the skills.`,
+        `File dut/missing.txt does not exist in workspace .. Check the path (relative to the workspace); ListSkill shows the SKILL.md paths of the skills.`,
       ],
       [
         { path: "dut" },
