@@ -17,8 +17,3 @@ make_user sg-auth-b /bin/bash
 make_user sg-auth-c /bin/bash
 # The authority shares the agent's workspace through the agent's group (README: Authority mode).
 usermod -aG sg-auth-b sg-auth-a
-# The authority (a normal user) runs the network-granted runner skills through slirp4netns, which needs
-# /dev/net/tun; its usual mode is 0666 (the kernel checks CAP_NET_ADMIN in the new namespace), some images ship 0600.
-if [ -c /dev/net/tun ] && [ "$(stat -c %a /dev/net/tun)" != 666 ]; then
-  chmod 0666 /dev/net/tun
-fi

@@ -378,7 +378,8 @@ describe.sequential("authority mode: the authority as sg-auth-a, the agent as sg
       .find((message) => message.id === 2);
     expect(answer?.result?.isError).toBe(true);
     expect(answer?.result?.content[0]?.text).toContain(
-      `state folder ${state()} is owned by uid ${users.agent.uid}, not by the authority ${users.authority.name} (uid ${users.authority.uid})`,
+      // Tool error texts name workspace paths relative to the workspace.
+      `state folder .ucagent/skillgate is owned by uid ${users.agent.uid}, not by the authority ${users.authority.name} (uid ${users.authority.uid})`,
     );
     const ledger = readFileSync(join(state(), "ledger.jsonl"), "utf8");
     expect(ledger).toBe(readFileSync(join(moved, "skillgate", "ledger.jsonl"), "utf8"));

@@ -1,6 +1,14 @@
 // Two real OS users for authority-mode tests: a copy of skillgate they can run, a shared workspace, their homes, and runners.
 import { execFileSync, spawnSync } from "node:child_process";
-import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, realpathSync, rmSync } from "node:fs";
+import {
+  chmodSync,
+  copyFileSync,
+  mkdirSync,
+  mkdtempSync,
+  realpathSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { join } from "node:path";
 import { findExecutable, resolveShim } from "../../runtime/exec/runner.js";
 import { prepareDefaultWorkspace } from "../../runtime/mcp/default-workspace.js";
@@ -85,14 +93,25 @@ export function setupTwoUsers(): TwoUsers {
   copyFileSync(realpathSync(resolveShim(uv)), join(tools, "uv"));
   chmodSync(join(tools, "uv"), 0o755);
 
-  const home = (name: string, owner: Principal): string => {
+  const home = (name: string, owner: Principal, config?: string): string => {
     const dir = join(base, name);
     mkdirSync(join(dir, "tmp"), { recursive: true, mode: 0o700 });
+    if (config !== undefined) {
+      mkdirSync(join(dir, ".skillgate"), { recursive: true, mode: 0o700 });
+      writeFileSync(join(dir, ".skillgate", "config.yaml"), config);
+    }
     chmodSync(dir, 0o700);
     execFileSync("chown", ["-R", `${owner.uid}:${owner.gid}`, dir]);
     return dir;
   };
-  const homeA = home("home-a", authority);
+  // The authority is a normal user, and where the kernel refuses it a user-mode network (a /dev/net/tun only root
+  // may open, as on this CI image) a network grant fails closed; so its operator config drops the runner skills'
+  // grants. The workflow's reproductions are stdlib-only (`dependencies = []`) and need no network.
+  const homeA = home(
+    "home-a",
+    authority,
+    "exec:\n  grants:\n    runners/python-runner:\n      network: false\n    runners/js-runner:\n      network: false\n",
+  );
   const homeB = home("home-b", agent);
   const homeC = home("home-c", outsider);
   // Each user gets a private TMPDIR: a temp folder shared between users (e.g. one root made) is not writable by them.
