@@ -1,6 +1,6 @@
 // `skillgate export` and `skillgate verify` as real processes: a completed forced stage verifies; each tampering fails.
 import { execFile } from "node:child_process";
-import { readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -56,6 +56,34 @@ describe("skillgate verify", () => {
     expect(report.ok).toBe(true);
     expect(report.stages[0]).toMatchObject({ index: 0, name: "report", verdict: "verified" });
   }, 60_000);
+
+  it("a proof whose forced stage was completed with skills disabled verifies and says so for that stage", async () => {
+    const off = makeFixture({ useSkill: false });
+    try {
+      const session = await off.open();
+      mkdirSync(join(off.ws, "out"), { recursive: true });
+      writeFileSync(join(off.ws, "out", "report.md"), "# Report\n");
+      expect((await callTool(session, "Check", {})).isError).toBe(false);
+      expect((await callTool(session, "Complete", {})).isError).toBe(false);
+      const file = join(off.dir, "proof-off.json");
+      const env = { ...off.env };
+      const exported = await run(TSX, [MAIN, "export", off.ws, "--out", file, "--config", off.configFile], {
+        cwd: REPO_ROOT,
+        env,
+      });
+      expect(exported.stderr).not.toContain("error");
+      const verified = await run(TSX, [MAIN, "verify", file, "--json"], { cwd: REPO_ROOT, env });
+      const report = JSON.parse(verified.stdout);
+      expect(report.ok).toBe(true);
+      expect(report.stages[0]).toMatchObject({
+        index: 0,
+        name: "report",
+        verdict: "completed with skills disabled",
+      });
+    } finally {
+      off.cleanup();
+    }
+  }, 120_000);
 
   it("a flipped byte, a removed record, two swapped records, a swapped key or a wrong pin fail with the reason", async () => {
     const cases: [string, (b: { records: string[]; public_key: string }) => void, string][] = [
