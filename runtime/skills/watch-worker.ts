@@ -98,7 +98,11 @@ function removeStaleFenceDirs(): void {
   for (const name of names) {
     const match = /^skillgate-fence-(\d+)-/.exec(name);
     if (!match || Number(match[1]) === process.pid || processAlive(Number(match[1]))) continue;
-    fs.rmSync(path.join(os.tmpdir(), name), { recursive: true, force: true });
+    try {
+      fs.rmSync(path.join(os.tmpdir(), name), { recursive: true, force: true });
+    } catch {
+      // Another user's leftover (EACCES): not ours to remove, and no reason to fail this watcher.
+    }
   }
 }
 
