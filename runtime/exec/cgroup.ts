@@ -16,6 +16,8 @@ export interface PidsCgroup {
   memoryDir: string | null;
   /** Whether the kernel's OOM killer acted inside the memory cgroup. */
   oomKilled(): boolean;
+  /** The kernel's high-water mark of the memory cgroup in bytes (every page, not sampled), or null without one. */
+  peakBytes(): number | null;
   /** Moves a process into the memory cgroup only (after a spawn born inside the pids cgroup). */
   addMemory(pid: number): void;
   /** Moves a process (and its threads) into the cgroup. */
@@ -91,6 +93,18 @@ function makeMemoryCgroup(root: string, runId: string, pidsDir: string, bytes: n
   return null;
 }
 
+function peakUsage(memoryDir: string): number | null {
+  for (const file of ["memory.max_usage_in_bytes", "memory.peak"]) {
+    try {
+      const value = Number(readFileSync(join(memoryDir, file), "utf8").trim());
+      if (Number.isFinite(value) && value > 0) return value;
+    } catch {
+      // not this version (memory.peak needs Linux 5.19)
+    }
+  }
+  return null;
+}
+
 function oomKillCount(memoryDir: string): number {
   for (const file of ["memory.events", "memory.oom_control"]) {
     try {
@@ -146,6 +160,7 @@ export function createPidsCgroup(
       dir,
       memoryDir,
       oomKilled: () => memoryDir !== null && oomKillCount(memoryDir) > 0,
+      peakBytes: () => (memoryDir === null ? null : peakUsage(memoryDir)),
       addMemory(pid: number): void {
         if (separateMemory) writeFile(join(memoryDir, "cgroup.procs"), String(pid));
       },

@@ -230,6 +230,12 @@ export async function supervise(input: SuperviseInput): Promise<Supervised> {
   killTree();
   (net as UserNet | null)?.stop();
   const oomKilled = cgroup?.oomKilled() ?? false;
+  // The poll can miss the last climb before an OOM kill; the cgroup's own high-water mark cannot.
+  const cgroupPeak = cgroup?.peakBytes() ?? null;
+  if (cgroupPeak !== null) {
+    samples++;
+    if (cgroupPeak > peak) peak = cgroupPeak;
+  }
   cgroup?.destroy();
   await drain([stdout, stderr], 500);
 

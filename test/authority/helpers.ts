@@ -42,6 +42,11 @@ export function run(argv: string[], env: NodeJS.ProcessEnv, cwd: string, input?:
     });
     child.once("error", reject);
     child.once("close", (code) => resolve({ code, stdout, stderr }));
+    // A command that exits without reading its input closes the pipe first: EPIPE then is no failure of the
+    // test (the exit code and output say how the command went), only an unhandled error if left unheard.
+    child.stdin.on("error", (error: NodeJS.ErrnoException) => {
+      if (error.code !== "EPIPE") reject(error);
+    });
     child.stdin.end(input ?? "");
   });
 }
