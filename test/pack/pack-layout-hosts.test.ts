@@ -194,16 +194,20 @@ describe("every script named in the docs and tool texts exists", () => {
   // Names that are not script references, each with why.
   const PLACEHOLDERS = new Map([
     ["Node.js", "the runtime's name"],
-    ["fileops.py", "UCAgent's source file that the file tools follow (README), not a pack script"],
+    ["fileops.py", "UCAgent's source file that the file tools follow (docs/tools.md), not a pack script"],
     ["draft.ts", "the agent's own draft file the runners execute"],
     ["draft.py", "the agent's own draft file the runners execute"],
     ["tool.ts", "an example key of a skill's script_runner.json"],
     ["file.ts", "an example key of a skill's script_runner.json"],
-    ["helper.ts", "the benchmark's generated helper (README performance table)"],
-    ["helper.mjs", "the benchmark's generated helper (README performance table)"],
+    ["helper.ts", "the benchmark's generated helper (docs/performance.md)"],
+    ["helper.mjs", "the benchmark's generated helper (docs/performance.md)"],
   ]);
   const sources: Array<[string, string]> = [
     ["README.md", readFileSync(join(REPO, "README.md"), "utf8")],
+    ...filesUnder(join(REPO, "docs"), (file) => file.endsWith(".md")).map((file): [string, string] => [
+      file.slice(REPO.length + 1),
+      readFileSync(file, "utf8"),
+    ]),
     ...filesUnder(SKILLS, (file) => basename(file) === "SKILL.md").map((file): [string, string] => [
       file.slice(REPO.length + 1),
       readFileSync(file, "utf8"),
