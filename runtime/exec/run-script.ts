@@ -194,7 +194,7 @@ export async function runScript(
   const runId = req.runId ?? `sg-${randomUUID()}`;
   const command = [req.runner, req.scriptPath, ...req.args];
   let result = baseResult(req, runId, command);
-  const script = basename(req.scriptPath);
+  const script = req.scriptName ?? basename(req.scriptPath);
 
   let findings: ScanFinding[] | undefined;
   if (req.sandboxLevel === 3) {

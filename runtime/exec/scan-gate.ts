@@ -14,7 +14,7 @@ function describeFindings(findings: ScanFinding[]): string {
 }
 
 export async function scanGate(req: RunRequest): Promise<ScanGateResult> {
-  const script = basename(req.scriptPath);
+  const script = req.scriptName ?? basename(req.scriptPath);
   if (req.scan === undefined) {
     return {
       refusal: `SCAN_REFUSED: script '${script}' needs the static scan at sandbox level 3 but none was provided; fix: pass the scan (runtime/scan scanFiles) or lower exec.sandbox_level to 2`,

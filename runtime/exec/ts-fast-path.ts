@@ -213,6 +213,7 @@ export async function withTsFastPath(
       ...request,
       runner: process.execPath,
       scriptPath: compiled.entry,
+      scriptName: request.scriptName ?? basename(request.scriptPath),
       // The scan (level 3) must still read the .ts source the agent asked for, not the compiled copy.
       scanPaths: request.scanPaths ?? [request.scriptPath],
       readOnlyPaths: [...(request.readOnlyPaths ?? []), cacheDir],

@@ -36,6 +36,8 @@ export interface RunRequest {
   runner: string;
   /** Validated real path of the script (absolute). */
   scriptPath: string;
+  /** The script's name in messages when scriptPath is another file (the .ts fast path's compiled copy). */
+  scriptName?: string;
   /** Arguments after the script path (already shlex-split). */
   args: string[];
   /** Working directory (the workspace root). */

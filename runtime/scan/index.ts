@@ -16,6 +16,7 @@ export type { MatchOptions } from "./matcher.js";
 export { compareFindings, fencedBlocks, scanMarkdown, scanText } from "./matcher.js";
 export type { ParseRulesResult } from "./rules.js";
 export { defaultRulesFile, loadRules, parseRules } from "./rules.js";
+export { HOOKS_FILE, runScanPaths } from "./run-paths.js";
 export { atLeast, countBySeverity, criticalFindings, isSeverity, severityRank } from "./severity.js";
 export type { Finding, RuleSet, ScanLanguage, ScanRule, ScanSeverity } from "./types.js";
 export { LANGUAGES, SEVERITIES } from "./types.js";

@@ -14,7 +14,7 @@ import {
 } from "../exec/index.js";
 import { tsCacheDir, withTsFastPath } from "../exec/ts-fast-path.js";
 import type { RunRequest, RunResult } from "../exec/types.js";
-import { scanFiles } from "../scan/index.js";
+import { runScanPaths, scanFiles } from "../scan/index.js";
 import { normaliseSkillId } from "../skills/index.js";
 import type { SkillRecord } from "../skills/types.js";
 import { verifyCopiedFile } from "../workspace/index.js";
@@ -255,6 +255,10 @@ export async function requestFor(
     sandboxLevel: plan.sandboxLevel,
     allowUnsandboxed: session.config.exec.allow_unsandboxed,
     scan: (paths) => scanFiles(paths),
+    // Level 3 also scans the skill's hooks.ts: hooks are code of the same author.
+    ...(plan.sandboxLevel === 3
+      ? { scanPaths: await runScanPaths(command.scriptPath, command.skill.dir) }
+      : {}),
     scanApproved: session.config.exec.approve_scan_findings.includes(command.skill.id),
   };
   const fast = await withTsFastPath(request, tsCacheDir(skillgateHome(hostEnv)), hostEnv);

@@ -16,6 +16,19 @@ print(json.dumps({"argv": sys.argv[1:], "cwd": os.getcwd(), "env": dict(os.envir
   "stdin": sys.stdin.read() if sys.stdin else None}))
 `;
 
+/** Prints the pids cgroup the script itself is in (cgroup v1 pids line, else v2's unified one) and its pids.max. */
+const PIDS_CGROUP = `import json
+lines = [l.split(":", 2) for l in open("/proc/self/cgroup").read().splitlines()]
+v1 = [l for l in lines if "pids" in l[1].split(",")]
+path = (v1 or [l for l in lines if l[0] == "0"])[0][2]
+base = "/sys/fs/cgroup/pids" if v1 else "/sys/fs/cgroup"
+try:
+    limit = open(base + path + "/pids.max").read().strip()
+except OSError as e:
+    limit = "unreadable: " + str(e)
+print(json.dumps({"path": path, "max": limit}))
+`;
+
 beforeAll(() => {
   h = makeHarness();
   h.addScript("show_env.py", SHOW_ENV);
@@ -112,10 +125,18 @@ describe.sequential("runScript", () => {
   });
 
   it("level 1 births the child in its pids cgroup and puts skillgate's own thread back", async () => {
+    // Needs root and a pids controller: without them there is no cgroup to be born in, and the test fails.
     const ownCgroup = () => readFileSync(`/proc/self/task/${process.pid}/cgroup`, "utf8");
     const before = ownCgroup();
-    const result = await runScript(await h.request("exit3.sh", { sandboxLevel: 1 }));
-    expect(result.status).toBe("nonzero_exit");
+    h.addScript("pids_cgroup.py", PIDS_CGROUP);
+    const result = await runScript(await h.request("pids_cgroup.py", { sandboxLevel: 1 }));
+    expect(result.status, result.output).toBe("ok");
+    const seen = JSON.parse(result.stdout) as { path: string; max: string };
+    expect(
+      seen.path,
+      `the script ran outside a pids cgroup of its own (uid ${process.getuid?.()}): level 1's pids cgroup needs root and the pids controller; run this test as root`,
+    ).toBe(`/skillgate/${result.runId}`);
+    expect(seen.max).toBe(String(SMALL_LIMITS.maxProcesses));
     expect(ownCgroup()).toBe(before);
   });
 
