@@ -3,6 +3,9 @@ import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
+import { z } from "zod";
+import { ConfigSchema } from "../../runtime/config/index.js";
+import { ERROR_CODES } from "../../runtime/errors.js";
 import { anchors, type Doc, linkProblems, relativeLinks, slug } from "./links.js";
 
 const REPO = resolve(fileURLToPath(new URL("../..", import.meta.url)));
@@ -87,3 +90,61 @@ describe("the link checker", () => {
     ]);
   });
 });
+
+/** The rows of the first Markdown table after `heading` in `text`, as cells. */
+function tableAfter(text: string, heading: string): string[][] {
+  const start = text.indexOf(`\n${heading}\n`);
+  expect(start, `heading ${heading}`).toBeGreaterThan(-1);
+  const lines = text.slice(start).split("\n");
+  const first = lines.findIndex((line) => line.startsWith("|"));
+  const rows: string[][] = [];
+  for (const line of lines.slice(first + 2)) {
+    if (!line.startsWith("|")) break;
+    rows.push(line.split(" | ").map((cell) => cell.replace(/^\|\s*|\s*\|$/g, "")));
+  }
+  return rows;
+}
+
+describe("reference tables name what the code has", () => {
+  it("every code in docs/tools.md's error table is a SkillgateError code", () => {
+    const rows = tableAfter(readFileSync(join(REPO, "docs", "tools.md"), "utf8"), "## Error codes");
+    const codes = rows.map((row) => row[0]!.replace(/`/g, ""));
+    expect(codes.length).toBeGreaterThan(40);
+    expect(codes.filter((code) => !(ERROR_CODES as readonly string[]).includes(code))).toEqual([]);
+  });
+
+  it("every key in docs/configuration.md's key table is a key of the config schema", () => {
+    const rows = tableAfter(readFileSync(join(REPO, "docs", "configuration.md"), "utf8"), "## Keys");
+    const schema = z.toJSONSchema(ConfigSchema, { io: "input" }) as JsonSchema;
+    const unknown: string[] = [];
+    let count = 0;
+    for (const row of rows) {
+      const parts = row[0]!.split(" / ").map((part) => part.replace(/`/g, "").replace(/\.<id>$/, ".*"));
+      const parent = parts[0]!.includes(".") ? parts[0]!.slice(0, parts[0]!.lastIndexOf(".") + 1) : "";
+      for (const part of parts) {
+        const key = part.includes(".") ? part : `${parent}${part}`;
+        count += 1;
+        if (!hasPath(schema, key.split("."))) unknown.push(key);
+      }
+    }
+    expect(count).toBeGreaterThan(20);
+    expect(unknown).toEqual([]);
+  });
+});
+
+interface JsonSchema {
+  properties?: Record<string, JsonSchema>;
+  additionalProperties?: JsonSchema | boolean;
+}
+
+function hasPath(schema: JsonSchema, path: string[]): boolean {
+  if (path.length === 0) return true;
+  const [head, ...rest] = path;
+  const next =
+    head === "*"
+      ? typeof schema.additionalProperties === "object"
+        ? schema.additionalProperties
+        : undefined
+      : schema.properties?.[head!];
+  return next !== undefined && hasPath(next, rest);
+}
