@@ -2,6 +2,8 @@
 
 export type { CheckerConfig, ExecConfig, SkillgateConfig, StageConfig } from "./config/index.js";
 export { ConfigSchema, loadConfig, skillFlagsFromArgv, skillgateHome } from "./config/index.js";
+export type { RuntimeConfig, ToolName, ToolResult, WorkspacePaths } from "./contracts/index.js";
+export { TOOL_NAMES, workspacePaths } from "./contracts/index.js";
 export type { ErrorCode } from "./errors.js";
 export { ERROR_CODES, isSkillgateError, SkillgateError } from "./errors.js";
 export { runScript, splitArgs } from "./exec/index.js";
@@ -25,21 +27,8 @@ export type {
   ListedSkill,
   OpenedSession,
   OpenSessionOptions,
-  RuntimeConfig,
   Session,
   ToolDefinition,
-  ToolName,
-  ToolResult,
 } from "./tools/index.js";
-export {
-  ALL_TOOLS,
-  callTool,
-  findTool,
-  openSession,
-  TOOL_EXAMPLES,
-  TOOL_NAMES,
-  toolsFor,
-} from "./tools/index.js";
+export { ALL_TOOLS, callTool, findTool, openSession, TOOL_EXAMPLES, toolsFor } from "./tools/index.js";
 export { initWorkspace, readRuntimeConfig } from "./workspace/index.js";
-export type { WorkspacePaths } from "./workspace/paths.js";
-export { workspacePaths } from "./workspace/paths.js";

@@ -1,8 +1,9 @@
 // `skillgate call` on a workspace with a server record: the call goes to that server's socket, never to local state.
+
+import type { ToolResult } from "../contracts/index.js";
+import { workspacePaths } from "../contracts/index.js";
 import { SkillgateError } from "../errors.js";
 import type { OpenSessionOptions } from "../tools/session.js";
-import type { ToolResult } from "../tools/types.js";
-import { workspacePaths } from "../workspace/paths.js";
 import { refuseForeignState } from "./mode.js";
 import { readServerRecord } from "./record.js";
 

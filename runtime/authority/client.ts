@@ -2,8 +2,8 @@
 import { createConnection, type Socket } from "node:net";
 import { userInfo } from "node:os";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import type { ToolResult } from "../contracts/index.js";
 import type { ErrorCode } from "../errors.js";
-import type { ToolResult } from "../tools/types.js";
 import { unreachable } from "./errors.js";
 import type { ServerRecord } from "./record.js";
 import { SocketTransport } from "./socket-transport.js";

@@ -2,8 +2,8 @@
 import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { chmod, chown, lstat, mkdir, stat } from "node:fs/promises";
+import type { WorkspacePaths } from "../contracts/index.js";
 import { SkillgateError } from "../errors.js";
-import type { WorkspacePaths } from "../workspace/paths.js";
 
 export interface Principal {
   uid: number;

@@ -2,9 +2,9 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { z } from "zod";
+import { type WorkspacePaths, workspacePaths } from "../contracts/index.js";
 import { SkillgateError } from "../errors.js";
 import { writeFileAtomic } from "../workspace/atomic.js";
-import { type WorkspacePaths, workspacePaths } from "../workspace/paths.js";
 
 export const ServerRecordSchema = z.object({
   version: z.literal(1),

@@ -1,8 +1,8 @@
 // Loads the layered config: default.yaml → user file → <ws>/.ucagent/setting.yaml → --config FILE → flags.
 import { dirname, isAbsolute, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { workspacePaths } from "../contracts/index.js";
 import { SkillgateError } from "../errors.js";
-import { workspacePaths } from "../workspace/paths.js";
 import { userConfigFile } from "./home.js";
 import { type ConfigLayer, isMapping, type ReadText, readYamlLayer } from "./layer.js";
 import { mergeLayers } from "./merge.js";

@@ -12,9 +12,9 @@
 // - Appends are undone (truncated back) when the write fails, so a full disk never leaves a torn record; disk-full
 //   and permission errors keep their own codes.
 import { mkdir, open, readFile, stat, truncate, writeFile } from "node:fs/promises";
+import type { WorkspacePaths } from "../contracts/index.js";
 import { isSkillgateError, SkillgateError } from "../errors.js";
 import { withWorkspaceLock, writeFileAtomic } from "../workspace/index.js";
-import type { WorkspacePaths } from "../workspace/paths.js";
 import { ioError } from "../workspace/safe-path.js";
 import { canonicalJson } from "./canonical.js";
 import { adoptCountersignMessage, type BadLine, foldLines, type Head, splitLedger } from "./fold.js";

@@ -2,7 +2,7 @@
 import { createHash } from "node:crypto";
 import { join } from "node:path";
 import { skillgateHome } from "../config/home.js";
-import type { WorkspacePaths } from "../workspace/paths.js";
+import type { WorkspacePaths } from "../contracts/index.js";
 
 /**
  * Every evidence path in one place, so another principal (authority mode) can point the secret side and the state

@@ -1,5 +1,5 @@
 // The SetSkillUsage evidence checker: compares the agent's claims with recorded evidence and accepts or rejects them whole.
-import type { ToolName } from "../tools/types.js";
+import type { ToolName } from "../contracts/index.js";
 import type { StageSkillInfo, UsageContext } from "./context.js";
 import { flagsOf, type SkillFlags, type UsageClaim } from "./state.js";
 

@@ -1,6 +1,7 @@
 // The stage engine: records evidence in the ledger, runs Check, SetSkillUsage and the gated Complete, loads hooks.
 import { join, relative, sep } from "node:path";
 import type { SkillgateConfig, StageConfig } from "../config/schema.js";
+import type { RuntimeConfig, ToolResult, WorkspacePaths } from "../contracts/index.js";
 import { isSkillgateError } from "../errors.js";
 import { ledgerHealthLines } from "../evidence/health-text.js";
 import {
@@ -26,10 +27,8 @@ import {
 } from "../evidence/index.js";
 import { normaliseSkillId } from "../skills/index.js";
 import type { CatalogSnapshot, Diagnostic, SkillRecord } from "../skills/types.js";
-import type { RuntimeConfig, ToolResult } from "../tools/types.js";
 import { readManifest, verifyCopiedFile } from "../workspace/index.js";
 import { bundledPackRoot } from "../workspace/pack-root.js";
-import type { WorkspacePaths } from "../workspace/paths.js";
 import { readWorkspaceFile } from "../workspace/safe-file.js";
 import { type CheckerOutcome, runChecker } from "./checkers/index.js";
 import { fingerprintOutputs, type OutputFingerprint } from "./fingerprint.js";

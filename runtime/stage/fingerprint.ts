@@ -2,7 +2,7 @@
 import { createHash } from "node:crypto";
 import { lstat, readdir } from "node:fs/promises";
 import { isAbsolute, join, relative, resolve, sep } from "node:path";
-import type { RuntimeConfig } from "../tools/types.js";
+import type { RuntimeConfig } from "../contracts/index.js";
 import { resolveWorkspacePlaceholders, sha256File } from "../workspace/index.js";
 
 export interface OutputFingerprint {

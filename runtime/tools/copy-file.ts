@@ -1,5 +1,6 @@
 // CopyFile (UCAgent): copy a workspace file (read anywhere inside) to a destination inside the writable folders.
 import { z } from "zod";
+import type { ToolResult } from "../contracts/index.js";
 import { statWorkspacePathIfExists } from "../workspace/safe-file.js";
 import { copyWorkspaceFile } from "../workspace/safe-write.js";
 import {
@@ -11,7 +12,7 @@ import {
   withPathLock,
 } from "./file-common.js";
 import { errorResult, okResult } from "./results.js";
-import type { Session, ToolDefinition, ToolResult } from "./types.js";
+import type { Session, ToolDefinition } from "./types.js";
 
 export const copyFileInput = z
   .object({

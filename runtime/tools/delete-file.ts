@@ -1,11 +1,12 @@
 // DeleteFile (UCAgent): delete a file, or a folder (recursive on request), inside the writable folders only.
 import { z } from "zod";
+import type { ToolResult } from "../contracts/index.js";
 import { readWorkspaceFile, statWorkspacePathIfExists } from "../workspace/safe-file.js";
 import { removeWorkspacePath } from "../workspace/safe-write.js";
 import { sha256Arg } from "./edit-text-file.js";
 import { fileErrorResult, filePolicy, precheckWrite, withPathLock } from "./file-common.js";
 import { errorResult, okResult } from "./results.js";
-import type { Session, ToolDefinition, ToolResult } from "./types.js";
+import type { Session, ToolDefinition } from "./types.js";
 
 export const deleteFileInput = z
   .object({

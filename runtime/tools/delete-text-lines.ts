@@ -1,5 +1,6 @@
 // DeleteTextLines (UCAgent): delete one-based lines or [start, end] blocks of an existing text file, all validated first.
 import { z } from "zod";
+import type { ToolResult } from "../contracts/index.js";
 import { SkillgateError } from "../errors.js";
 import { writeWorkspaceFile } from "../workspace/safe-write.js";
 import { sha256Arg } from "./edit-text-file.js";
@@ -16,7 +17,7 @@ import {
 import { blocksText, lineBlock, normaliseLineBlocks } from "./line-blocks.js";
 import { splitLines } from "./read-text-file.js";
 import { errorResult, okResult } from "./results.js";
-import type { Session, ToolDefinition, ToolResult } from "./types.js";
+import type { Session, ToolDefinition } from "./types.js";
 
 export const deleteTextLinesInput = z
   .object({

@@ -1,5 +1,6 @@
 // EditTextFile (UCAgent): create, overwrite or append to one UTF-8 text file inside the writable folders, atomically.
 import { z } from "zod";
+import type { ToolResult } from "../contracts/index.js";
 import { SkillgateError } from "../errors.js";
 import { writeWorkspaceFile } from "../workspace/safe-write.js";
 import {
@@ -15,7 +16,7 @@ import {
   withPathLock,
 } from "./file-common.js";
 import { errorResult, okResult } from "./results.js";
-import type { Session, ToolDefinition, ToolResult } from "./types.js";
+import type { Session, ToolDefinition } from "./types.js";
 
 const sha256Arg = z
   .string()

@@ -2,12 +2,13 @@
 import { createHash } from "node:crypto";
 import { posix, relative, resolve, sep } from "node:path";
 import { createTwoFilesPatch } from "diff";
+import type { ToolResult } from "../contracts/index.js";
 import { SkillgateError } from "../errors.js";
 import { resolveWorkspacePlaceholders } from "../workspace/runtime-config.js";
 import { readWorkspaceText, statWorkspacePathIfExists } from "../workspace/safe-file.js";
 import { type WritePolicy, writeAllowed } from "../workspace/safe-write.js";
 import { errorResult } from "./results.js";
-import type { Session, ToolResult } from "./types.js";
+import type { Session } from "./types.js";
 
 /** Largest text a file tool reads or writes (as ReadTextFile). */
 export const MAX_TEXT_BYTES = 10 * 1024 * 1024;

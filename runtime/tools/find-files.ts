@@ -1,9 +1,10 @@
 // FindFiles (UCAgent): workspace files whose name matches a shell-style pattern, hidden and state folders skipped.
 import { z } from "zod";
+import type { ToolResult } from "../contracts/index.js";
 import { fileErrorResult, fnmatchRegExp } from "./file-common.js";
 import { hasHiddenSegment, matchPatternList, walkWorkspace } from "./file-scan.js";
 import { errorResult, okResult } from "./results.js";
-import type { Session, ToolDefinition, ToolResult } from "./types.js";
+import type { Session, ToolDefinition } from "./types.js";
 
 export const findFilesInput = z
   .object({

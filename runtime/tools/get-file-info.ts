@@ -1,12 +1,13 @@
 // GetFileInfo (UCAgent): type, size, line count, SHA-256, permissions and times of a workspace file or folder.
 import { z } from "zod";
+import type { ToolResult } from "../contracts/index.js";
 import { SkillgateError } from "../errors.js";
 import { listWorkspaceDir, readWorkspaceText, statWorkspacePath } from "../workspace/safe-file.js";
 import { fileErrorResult, humanSize, MAX_TEXT_BYTES } from "./file-common.js";
 import { isTextFile } from "./file-scan.js";
 import { splitLines } from "./read-text-file.js";
 import { errorResult, okResult } from "./results.js";
-import type { Session, ToolDefinition, ToolResult } from "./types.js";
+import type { Session, ToolDefinition } from "./types.js";
 
 export const getFileInfoInput = z
   .object({

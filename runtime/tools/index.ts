@@ -13,5 +13,4 @@ export type { OpenedSession, OpenSessionOptions, SkillFlags } from "./session.js
 export { openSession } from "./session.js";
 export { setSkillUsageTool } from "./set-skill-usage.js";
 export { statusTool } from "./status.js";
-export type { RuntimeConfig, Session, ToolDefinition, ToolName, ToolResult } from "./types.js";
-export { TOOL_NAMES } from "./types.js";
+export type { Session, ToolDefinition } from "./types.js";

@@ -1,5 +1,6 @@
 // ListSkill: the current stage's skills, then general skills up to the cap, in UCAgent's text format; records list evidence.
 import { z } from "zod";
+import type { ToolResult } from "../contracts/index.js";
 import { RESTORE_SKILLS_HINT } from "../evidence/index.js";
 import { normaliseSkillId } from "../skills/index.js";
 import type { SkillRecord } from "../skills/types.js";
@@ -11,7 +12,7 @@ import {
   skillsDisabledResult,
   workspaceRelative,
 } from "./results.js";
-import type { Session, ToolDefinition, ToolResult } from "./types.js";
+import type { Session, ToolDefinition } from "./types.js";
 
 export const listSkillInput = z.object({}).strict().describe("ListSkill takes no arguments.");
 

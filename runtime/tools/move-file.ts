@@ -1,5 +1,6 @@
 // MoveFile (UCAgent): move or rename a file; both source and destination must be inside the writable folders.
 import { z } from "zod";
+import type { ToolResult } from "../contracts/index.js";
 import { statWorkspacePathIfExists } from "../workspace/safe-file.js";
 import { moveWorkspacePath } from "../workspace/safe-write.js";
 import {
@@ -11,7 +12,7 @@ import {
   withPathLock,
 } from "./file-common.js";
 import { errorResult, okResult } from "./results.js";
-import type { Session, ToolDefinition, ToolResult } from "./types.js";
+import type { Session, ToolDefinition } from "./types.js";
 
 export const moveFileInput = z
   .object({

@@ -1,9 +1,10 @@
 // PathList (UCAgent): every file and folder below a workspace folder, with type (text/binary) and size, depth-bounded.
 import { z } from "zod";
+import type { ToolResult } from "../contracts/index.js";
 import { fileErrorResult, fnmatchRegExp, humanSize } from "./file-common.js";
 import { isTextFile, MAX_WALK_ENTRIES, type WalkedEntry, walkWorkspace } from "./file-scan.js";
 import { errorResult, okResult } from "./results.js";
-import type { Session, ToolDefinition, ToolResult } from "./types.js";
+import type { Session, ToolDefinition } from "./types.js";
 
 export const pathListInput = z
   .object({

@@ -1,11 +1,12 @@
 // ReadTextFile: numbered lines of a UTF-8 text file inside the workspace (no escape), recording reads of stage SKILL.md files.
 import { realpath } from "node:fs/promises";
 import { z } from "zod";
+import type { ToolResult } from "../contracts/index.js";
 import { SkillgateError } from "../errors.js";
 import type { ReadRange } from "../stage/types.js";
 import { readWorkspaceText, type SafeTextResult } from "../workspace/safe-file.js";
 import { errorResult, okResult, resultFromError } from "./results.js";
-import type { Session, ToolDefinition, ToolResult } from "./types.js";
+import type { Session, ToolDefinition } from "./types.js";
 
 /** Largest file ReadTextFile opens at all. */
 export const MAX_FILE_BYTES = 10 * 1024 * 1024;

@@ -1,5 +1,6 @@
 // The agent tools (workflow tools and UCAgent file tools), which of them are offered (skill tools hidden when skills are off) and one safe way to call them.
 import type { z } from "zod";
+import type { ToolName, ToolResult } from "../contracts/index.js";
 import { isSkillgateError } from "../errors.js";
 import { checkTool } from "./check.js";
 import { completeTool } from "./complete.js";
@@ -21,7 +22,7 @@ import { runSkillScriptTool } from "./run-skill-script.js";
 import { searchTextTool } from "./search-text.js";
 import { setSkillUsageTool } from "./set-skill-usage.js";
 import { statusTool } from "./status.js";
-import type { Session, ToolDefinition, ToolName, ToolResult } from "./types.js";
+import type { Session, ToolDefinition } from "./types.js";
 
 /** All tools in the order agents use them. */
 export const ALL_TOOLS: readonly ToolDefinition[] = [

@@ -1,5 +1,6 @@
 // ReplaceStringInFile (UCAgent): replace one unique exact occurrence in an existing text file, optionally within line blocks.
 import { z } from "zod";
+import type { ToolResult } from "../contracts/index.js";
 import { SkillgateError } from "../errors.js";
 import { writeWorkspaceFile } from "../workspace/safe-write.js";
 import { sha256Arg } from "./edit-text-file.js";
@@ -17,7 +18,7 @@ import {
 import { blocksText, lineRange, normaliseLineBlocks } from "./line-blocks.js";
 import { splitLines } from "./read-text-file.js";
 import { errorResult, okResult } from "./results.js";
-import type { Session, ToolDefinition, ToolResult } from "./types.js";
+import type { Session, ToolDefinition } from "./types.js";
 
 export const replaceStringInFileInput = z
   .object({

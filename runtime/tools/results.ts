@@ -1,9 +1,10 @@
 // Shared result builders of the skill tools: ok/error results, "skills disabled" and "skill folder missing" answers.
 import { relative, sep } from "node:path";
+import type { ToolName, ToolResult } from "../contracts/index.js";
 import type { ErrorCode } from "../errors.js";
 import { isSkillgateError } from "../errors.js";
 import { RESTORE_SKILLS_HINT } from "../evidence/index.js";
-import type { Session, ToolName, ToolResult } from "./types.js";
+import type { Session } from "./types.js";
 
 export function okResult(text: string, structured: Record<string, unknown>): ToolResult {
   return { text, structured, isError: false };

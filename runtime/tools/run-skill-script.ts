@@ -2,6 +2,7 @@
 import { createHash } from "node:crypto";
 import { z } from "zod";
 import { skillgateHome } from "../config/home.js";
+import type { ToolResult } from "../contracts/index.js";
 import { type ErrorCode, isSkillgateError } from "../errors.js";
 import { privateTmpDir } from "../exec/identity.js";
 import {
@@ -26,7 +27,7 @@ import {
   skillsDisabledResult,
   workspaceRelative,
 } from "./results.js";
-import type { Session, ToolDefinition, ToolResult } from "./types.js";
+import type { Session, ToolDefinition } from "./types.js";
 
 const COMMANDS_JSON_SCHEMA = {
   description:

@@ -1,12 +1,13 @@
 // SearchText (UCAgent): matching lines with context in workspace text files, grouped per file; regexes run with a timeout.
 import { z } from "zod";
+import type { ToolResult } from "../contracts/index.js";
 import { SkillgateError } from "../errors.js";
 import { readWorkspaceText, statWorkspacePathIfExists } from "../workspace/safe-file.js";
 import { fileErrorResult, fnmatchRegExp, MAX_TEXT_BYTES } from "./file-common.js";
 import { hasHiddenSegment, isTextFile, matchPatternList, walkWorkspace } from "./file-scan.js";
 import { RegexRunner, RegexTimeout } from "./regex-worker.js";
 import { errorResult, okResult } from "./results.js";
-import type { Session, ToolDefinition, ToolResult } from "./types.js";
+import type { Session, ToolDefinition } from "./types.js";
 
 export const searchTextInput = z
   .object({

@@ -3,11 +3,11 @@ import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import { loadConfig, skillFlagsFromArgv, skillgateHome } from "../config/index.js";
 import type { SkillgateConfig } from "../config/schema.js";
+import { workspacePaths } from "../contracts/index.js";
 import { createCatalog, scanSkillRoot } from "../skills/index.js";
 import type { CatalogSnapshot } from "../skills/types.js";
 import { createStageEngine, validateWorkflow } from "../stage/index.js";
 import { type InitProgress, type InitReport, initWorkspace, readRuntimeConfig } from "../workspace/index.js";
-import { workspacePaths } from "../workspace/paths.js";
 import type { Session } from "./types.js";
 
 export interface SkillFlags {

@@ -1,56 +1,9 @@
-// The contract every agent tool implements, and the per-workspace session the handlers receive.
+// The contract every agent tool implements, and the per-workspace session the handlers receive (tools and above).
 import type { z } from "zod";
 import type { SkillgateConfig } from "../config/schema.js";
-import type { ErrorCode } from "../errors.js";
+import type { RuntimeConfig, ToolName, ToolResult, WorkspacePaths } from "../contracts/index.js";
 import type { CatalogSnapshot } from "../skills/types.js";
 import type { StageEngine } from "../stage/types.js";
-import type { WorkspacePaths } from "../workspace/paths.js";
-
-export const TOOL_NAMES = [
-  "ListSkill",
-  "ReadTextFile",
-  "RunSkillScript",
-  "SetSkillUsage",
-  "Check",
-  "Complete",
-  "Status",
-  "EditTextFile",
-  "ReplaceStringInFile",
-  "DeleteTextLines",
-  "PathList",
-  "FindFiles",
-  "SearchText",
-  "GetFileInfo",
-  "CreateDirectory",
-  "CopyFile",
-  "MoveFile",
-  "DeleteFile",
-] as const;
-export type ToolName = (typeof TOOL_NAMES)[number];
-
-export interface ToolResult {
-  /** Text for the model (UCAgent wording where UCAgent has one). */
-  text: string;
-  /** JSON for programs. */
-  structured: Record<string, unknown>;
-  /** Failed work or a bad call the agent can act on. */
-  isError: boolean;
-  /** Stable code when isError. */
-  code?: ErrorCode;
-}
-
-/** Resolved contents of <ws>/.ucagent/runtime_config.json. */
-export interface RuntimeConfig {
-  schema_version: 1;
-  workspace: string;
-  /** Absolute paths. */
-  DUT: string;
-  OUT: string;
-  skills_enabled: boolean;
-  skills_dir: string;
-  pack_path: string | null;
-  initialised_at: string;
-}
 
 export interface Session {
   paths: WorkspacePaths;

@@ -10,13 +10,10 @@ export { withWorkspaceLock } from "./lock.js";
 export type { CopyManifest, ManifestEntry } from "./manifest.js";
 export { readManifest } from "./manifest.js";
 export { bundledPackRoot, packageRoot } from "./pack-root.js";
-export type { WorkspacePaths } from "./paths.js";
-export { workspacePaths } from "./paths.js";
 export type { CopyPlan, PlannedFile } from "./plan.js";
 export { findGuideDir, GUIDE_DIR_NAME, planCopy, planGuides } from "./plan.js";
 export {
   buildRuntimeConfig,
-  RuntimeConfigSchema,
   readRuntimeConfig,
   resolveWorkspacePlaceholders,
 } from "./runtime-config.js";

@@ -3,8 +3,8 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import { mkdir } from "node:fs/promises";
 import { dirname } from "node:path";
 import lockfile from "proper-lockfile";
+import type { WorkspacePaths } from "../contracts/index.js";
 import { SkillgateError } from "../errors.js";
-import type { WorkspacePaths } from "./paths.js";
 
 export interface LockOptions {
   /** Give up after this long (default 30 s). */

@@ -1,6 +1,6 @@
 // The init manifest: a SHA-256 per copied file of <ws>/.ucagent/skills, read back to detect edits.
 import { readFile } from "node:fs/promises";
-import type { WorkspacePaths } from "./paths.js";
+import type { WorkspacePaths } from "../contracts/index.js";
 
 export interface ManifestEntry {
   sha256: string;

@@ -1,22 +1,10 @@
 // <ws>/.ucagent/runtime_config.json: building it from the config, reading it back, and {OUT}/{DUT} placeholders.
 import { readFile } from "node:fs/promises";
 import { resolve } from "node:path";
-import { z } from "zod";
 import type { SkillgateConfig } from "../config/schema.js";
+import type { WorkspacePaths } from "../contracts/index.js";
+import { type RuntimeConfig, RuntimeConfigSchema } from "../contracts/index.js";
 import { SkillgateError } from "../errors.js";
-import type { RuntimeConfig } from "../tools/types.js";
-import type { WorkspacePaths } from "./paths.js";
-
-export const RuntimeConfigSchema = z.object({
-  schema_version: z.literal(1),
-  workspace: z.string().min(1),
-  DUT: z.string().min(1),
-  OUT: z.string().min(1),
-  skills_enabled: z.boolean(),
-  skills_dir: z.string().min(1),
-  pack_path: z.string().nullable(),
-  initialised_at: z.string(),
-});
 
 export function buildRuntimeConfig(
   paths: WorkspacePaths,

@@ -1,9 +1,9 @@
 // Run-time check that a copied file still has the content recorded by init (cheap for unchanged files).
 import { realpath, stat } from "node:fs/promises";
 import { isAbsolute, relative, resolve, sep } from "node:path";
+import type { WorkspacePaths } from "../contracts/index.js";
 import { sha256File } from "./hash.js";
 import { type CopyManifest, readManifest } from "./manifest.js";
-import type { WorkspacePaths } from "./paths.js";
 
 export type VerifyResult = { ok: true } | { ok: false; message: string };
 

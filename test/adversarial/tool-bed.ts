@@ -14,9 +14,9 @@ import {
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { stringify } from "yaml";
+import type { ToolResult } from "../../runtime/contracts/index.js";
 import { callTool } from "../../runtime/tools/registry.js";
 import { type OpenedSession, openSession } from "../../runtime/tools/session.js";
-import type { ToolResult } from "../../runtime/tools/types.js";
 import { processesWithMarker } from "../exec/harness.js";
 import { fixtureConfig, removeTree } from "../tools/helpers.js";
 

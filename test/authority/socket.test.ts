@@ -4,7 +4,7 @@ import { existsSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { connectClient } from "../../runtime/authority/client.js";
-import { TOOL_NAMES } from "../../runtime/tools/types.js";
+import { TOOL_NAMES } from "../../runtime/contracts/index.js";
 import { connectHttp, MAIN, TSX } from "../mcp/helpers.js";
 import { type Fixture, GATE_SKILL, GATE_SKILL_MD, makeFixture, REPO_ROOT } from "../tools/helpers.js";
 import {

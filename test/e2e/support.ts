@@ -4,10 +4,10 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { expect } from "vitest";
+import type { ToolResult } from "../../runtime/contracts/index.js";
 import { prepareDefaultWorkspace } from "../../runtime/mcp/default-workspace.js";
 import { callTool } from "../../runtime/tools/registry.js";
 import { type OpenedSession, openSession } from "../../runtime/tools/session.js";
-import type { ToolResult } from "../../runtime/tools/types.js";
 import { removeTree } from "../tools/helpers.js";
 
 export const REPO = fileURLToPath(new URL("../..", import.meta.url));

@@ -3,10 +3,10 @@ import { execFileSync } from "node:child_process";
 import { cpSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { workspacePaths } from "../../runtime/contracts/index.js";
 import { EvidenceLedger } from "../../runtime/evidence/index.js";
 import { callTool } from "../../runtime/tools/registry.js";
 import type { OpenedSession } from "../../runtime/tools/session.js";
-import { workspacePaths } from "../../runtime/workspace/paths.js";
 import { type Fixture, GATE_SKILL, GATE_SKILL_MD, makeFixture, tamper } from "../tools/helpers.js";
 
 let fixture: Fixture | undefined;

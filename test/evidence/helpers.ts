@@ -2,8 +2,8 @@
 import { mkdir, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { type WorkspacePaths, workspacePaths } from "../../runtime/contracts/index.js";
 import { EvidenceLedger } from "../../runtime/evidence/index.js";
-import { type WorkspacePaths, workspacePaths } from "../../runtime/workspace/paths.js";
 
 export interface LedgerFixture {
   base: string;

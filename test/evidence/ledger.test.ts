@@ -2,6 +2,7 @@
 import { cp, mkdir, readdir, readFile, rename, rm, stat, unlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { workspacePaths } from "../../runtime/contracts/index.js";
 import {
   EvidenceLedger,
   GENESIS_HASH,
@@ -11,7 +12,6 @@ import {
   verifySignature,
 } from "../../runtime/evidence/index.js";
 import { recordHash } from "../../runtime/evidence/record.js";
-import { workspacePaths } from "../../runtime/workspace/paths.js";
 import { type LedgerFixture, makeLedger } from "./helpers.js";
 
 let fx: LedgerFixture;

@@ -6,7 +6,7 @@ import { request } from "node:http";
 import { join } from "node:path";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { afterEach, describe, expect, it } from "vitest";
-import { TOOL_NAMES } from "../../runtime/tools/types.js";
+import { TOOL_NAMES } from "../../runtime/contracts/index.js";
 import { type Fixture, GATE_SKILL, GATE_SKILL_MD, makeFixture, REPO_ROOT } from "../tools/helpers.js";
 import { call, connectHttp, type HttpServer, MAIN, startHttpServer, TSX } from "./helpers.js";
 

@@ -3,7 +3,7 @@ import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { TOOL_NAMES } from "../../runtime/tools/types.js";
+import { TOOL_NAMES } from "../../runtime/contracts/index.js";
 import { type Fixture, GATE_SKILL, GATE_SKILL_MD, makeFixture, REPO_ROOT } from "../tools/helpers.js";
 import { call, connectStdio, MAIN, type StdioConnection, TSX } from "./helpers.js";
 

@@ -5,12 +5,12 @@ import { mkdir, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, relative, resolve, sep } from "node:path";
 import { ConfigSchema, type SkillgateConfig } from "../../runtime/config/schema.js";
+import type { RuntimeConfig } from "../../runtime/contracts/index.js";
+import { type WorkspacePaths, workspacePaths } from "../../runtime/contracts/index.js";
 import { scanSkillRoot } from "../../runtime/skills/index.js";
 import type { CatalogSnapshot } from "../../runtime/skills/types.js";
 import { createStageEngine, type SkillgateStageEngine } from "../../runtime/stage/index.js";
-import type { RuntimeConfig } from "../../runtime/tools/types.js";
 import { initWorkspace } from "../../runtime/workspace/index.js";
-import { type WorkspacePaths, workspacePaths } from "../../runtime/workspace/paths.js";
 
 export const FIXTURE_SKILLS = resolve(import.meta.dirname, "../fixtures/stage/skills");
 

@@ -1,7 +1,7 @@
 // The tool registry: which tools are offered with skills on/off, unknown tools, and how bad input reads.
 import { afterEach, describe, expect, it } from "vitest";
+import { TOOL_NAMES } from "../../runtime/contracts/index.js";
 import { ALL_TOOLS, callTool, toolsFor } from "../../runtime/tools/registry.js";
-import { TOOL_NAMES } from "../../runtime/tools/types.js";
 import { type Fixture, makeFixture } from "./helpers.js";
 
 let fixture: Fixture | undefined;

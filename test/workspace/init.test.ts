@@ -11,13 +11,13 @@ import {
 } from "node:fs";
 import { dirname, join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { workspacePaths } from "../../runtime/contracts/index.js";
 import { SkillgateError } from "../../runtime/errors.js";
 import {
   bundledPackRoot,
   type CopyManifest,
   initWorkspace,
   packageRoot,
-  workspacePaths,
 } from "../../runtime/workspace/index.js";
 import {
   configWith,

@@ -2,7 +2,8 @@
 // `hold <ws>` takes the lock, prints "locked" and waits to be killed.
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { withWorkspaceLock, workspacePaths, writeFileAtomic } from "../../runtime/workspace/index.js";
+import { workspacePaths } from "../../runtime/contracts/index.js";
+import { withWorkspaceLock, writeFileAtomic } from "../../runtime/workspace/index.js";
 
 const [mode, workspace, countText] = process.argv.slice(2);
 const paths = workspacePaths(workspace!);

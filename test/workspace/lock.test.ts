@@ -3,8 +3,9 @@ import { mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { type WorkspacePaths, workspacePaths } from "../../runtime/contracts/index.js";
 import { SkillgateError } from "../../runtime/errors.js";
-import { type WorkspacePaths, withWorkspaceLock, workspacePaths } from "../../runtime/workspace/index.js";
+import { withWorkspaceLock } from "../../runtime/workspace/index.js";
 import { tempDir } from "./helpers.js";
 
 const CHILD = fileURLToPath(new URL("./lock-child.ts", import.meta.url));

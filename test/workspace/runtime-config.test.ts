@@ -1,13 +1,12 @@
 import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { type WorkspacePaths, workspacePaths } from "../../runtime/contracts/index.js";
 import { SkillgateError } from "../../runtime/errors.js";
 import {
   initWorkspace,
   readRuntimeConfig,
   resolveWorkspacePlaceholders,
-  type WorkspacePaths,
-  workspacePaths,
   writeFileAtomic,
 } from "../../runtime/workspace/index.js";
 import { configWith, tempDir } from "./helpers.js";

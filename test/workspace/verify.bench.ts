@@ -4,12 +4,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, bench, describe } from "vitest";
 import { ConfigSchema } from "../../runtime/config/index.js";
-import {
-  initWorkspace,
-  sha256File,
-  verifyCopiedFile,
-  workspacePaths,
-} from "../../runtime/workspace/index.js";
+import { workspacePaths } from "../../runtime/contracts/index.js";
+import { initWorkspace, sha256File, verifyCopiedFile } from "../../runtime/workspace/index.js";
 import { printTable, Samples } from "../bench/report.js";
 
 const root = mkdtempSync(join(tmpdir(), "skillgate-verify-bench-"));

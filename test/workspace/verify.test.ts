@@ -1,12 +1,8 @@
 import { chmodSync, readFileSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import {
-  initWorkspace,
-  verifyCopiedFile,
-  type WorkspacePaths,
-  workspacePaths,
-} from "../../runtime/workspace/index.js";
+import { type WorkspacePaths, workspacePaths } from "../../runtime/contracts/index.js";
+import { initWorkspace, verifyCopiedFile } from "../../runtime/workspace/index.js";
 import { configWith, FIXTURE_PACK, tempDir } from "./helpers.js";
 
 let tmp: ReturnType<typeof tempDir>;

@@ -1,7 +1,7 @@
 // `skillgate call <Tool> [JSON]`: invoke any agent tool from a shell; state persists in the workspace between calls.
 import type { Command } from "commander";
+import { TOOL_NAMES } from "../../contracts/index.js";
 import { SkillgateError } from "../../errors.js";
-import { TOOL_NAMES } from "../../tools/types.js";
 import { type CliIO, EXIT_FAILED, reportError } from "../io.js";
 import {
   addSessionOptions,

@@ -99,7 +99,7 @@ export function register(program: Command, io: CliIO): void {
     try {
       // Only the owner of the state folder (the authority, in authority mode) may re-initialise it.
       const { refuseForeignState } = await import("../../authority/mode.js");
-      const { workspacePaths } = await import("../../workspace/paths.js");
+      const { workspacePaths } = await import("../../contracts/index.js");
       await refuseForeignState(workspacePaths(workspace), process.getuid?.() ?? -1);
       const skillFlags = skillFlagsFromArgv(skillArgv);
       const { config, sources } = await loadConfig({

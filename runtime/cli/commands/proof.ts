@@ -2,6 +2,7 @@
 import { readFile, stat } from "node:fs/promises";
 import type { Command } from "commander";
 import { loadConfig } from "../../config/index.js";
+import { workspacePaths } from "../../contracts/index.js";
 import { SkillgateError } from "../../errors.js";
 import {
   boundWorkflow,
@@ -15,7 +16,6 @@ import {
 } from "../../evidence/index.js";
 import { normaliseSkillId } from "../../skills/index.js";
 import { readManifest, writeFileAtomic } from "../../workspace/index.js";
-import { workspacePaths } from "../../workspace/paths.js";
 import { type CliIO, EXIT_FAILED, reportError } from "../io.js";
 
 /** The workspace's ledger as a bundle, with the digests of the workflow and manifest in effect now. */
