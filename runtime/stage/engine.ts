@@ -778,8 +778,10 @@ class Engine implements SkillgateStageEngine {
     for (const w of snap.warnings) this.warn(w);
   }
 
-  private outputs(stage: StageConfig): Promise<OutputFingerprint> {
-    return fingerprintOutputs(stage.output_files, this.o.runtime, this.o.paths.root);
+  private async outputs(stage: StageConfig): Promise<OutputFingerprint> {
+    const outputs = await fingerprintOutputs(stage.output_files, this.o.runtime, this.o.paths.root);
+    for (const problem of outputs.problems) this.warnOnce(problem);
+    return outputs;
   }
 
   private warn(text: string): void {

@@ -35,6 +35,8 @@ export {
   statWorkspacePath,
   statWorkspacePathIfExists,
 } from "./safe-file.js";
+export type { SafeHashOptions, SafeHashResult } from "./safe-hash.js";
+export { hashWorkspaceFile } from "./safe-hash.js";
 export type { SafeWriteOptions, SafeWriteResult, WritePolicy } from "./safe-write.js";
 export {
   ALWAYS_DENIED_DIRS,

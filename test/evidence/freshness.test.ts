@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { changedOutputs, checkFreshness, usageFreshness } from "../../runtime/stage/index.js";
 import { rec, SKILL, stateOf } from "./core.js";
 
-const outputs = (hash: string, files: Record<string, string> = {}) => ({ hash, files });
+const outputs = (hash: string, files: Record<string, string> = {}) => ({ hash, files, problems: [] });
 const check = (data: Record<string, unknown>) =>
   rec("check", {
     passed: true,
