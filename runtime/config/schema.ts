@@ -115,6 +115,12 @@ export const ExecSchema = z
       .positive()
       .default(900)
       .describe("Total time budget of one RunSkillScript call, across all its commands."),
+    max_parallel_runs: z
+      .union([z.literal("cores"), z.number().int().positive()])
+      .default("cores")
+      .describe(
+        'RunSkillScript calls of one session (every client of a server) that run at once; later calls wait in arrival order. "cores": the processors skillgate may use.',
+      ),
     sandbox_uid: z
       .number()
       .int()

@@ -3,6 +3,7 @@
 export { type BwrapFeatures, type BwrapPlan, type BwrapProbe, bwrapArgv, probeBwrap } from "./bwrap.js";
 export { envNameProblem, filterRunEnv } from "./env.js";
 export { type MacosProfileInput, macosSandboxProfile } from "./macos-profile.js";
+export { type ParallelRuns, RunQueue, runQueueFor } from "./queue.js";
 export { type RunPlan, runPlanFor } from "./run-plan.js";
 export { resetUnsandboxedWarning, runScript } from "./run-script.js";
 export { findExecutable, type ResolveRunnerInput, type RunnerResolution, resolveRunner } from "./runner.js";

@@ -9,6 +9,7 @@ import {
   checkScriptPath,
   resolveRunner,
   runPlanFor,
+  runQueueFor,
   runScript,
   scriptNameProblem,
   splitArgs,
@@ -456,5 +457,7 @@ export const runSkillScriptTool: ToolDefinition<typeof runSkillScriptInput> = {
     "workspace, with DUT and OUT set; the call stops at the first failure and earlier side effects stay.",
   inputSchema: runSkillScriptInput,
   skillTool: true,
-  handler: (input, session) => runSkillScript(input, session),
+  // One queue per session, so a server's clients together run at most max_parallel_runs calls at once.
+  handler: (input, session) =>
+    runQueueFor(session, session.config.exec.max_parallel_runs).run(() => runSkillScript(input, session)),
 };

@@ -1,5 +1,6 @@
 // Serialises state writes to one workspace across processes (proper-lockfile) and within one process.
 import { AsyncLocalStorage } from "node:async_hooks";
+import { channel } from "node:diagnostics_channel";
 import { mkdir } from "node:fs/promises";
 import { dirname } from "node:path";
 import lockfile from "proper-lockfile";
@@ -15,6 +16,9 @@ export interface LockOptions {
 }
 
 const heldInContext = new AsyncLocalStorage<Set<string>>();
+/** Each acquisition's wait, `{ lockPath, waitedMs }`, for whoever subscribes (the concurrency bench); free otherwise. */
+export const LOCK_WAIT_CHANNEL = "skillgate:workspace-lock-wait";
+const lockWaits = channel(LOCK_WAIT_CHANNEL);
 const inProcessTail = new Map<string, Promise<unknown>>();
 
 const DEFAULT_TIMEOUT_MS = 30_000;
@@ -81,6 +85,7 @@ export async function withWorkspaceLock<T>(
   const held = heldInContext.getStore();
   if (held?.has(lockPath)) return fn();
 
+  const asked = performance.now();
   const deadline = Date.now() + (options.timeoutMs ?? DEFAULT_TIMEOUT_MS);
   const previous = inProcessTail.get(lockPath) ?? Promise.resolve();
   let releaseQueue!: () => void;
@@ -93,6 +98,7 @@ export async function withWorkspaceLock<T>(
     if (!(await waitForTurn(previous, deadline)))
       throw lockTimeout(lockPath, options.timeoutMs ?? DEFAULT_TIMEOUT_MS);
     const release = await acquire(lockPath, deadline, options);
+    if (lockWaits.hasSubscribers) lockWaits.publish({ lockPath, waitedMs: performance.now() - asked });
     try {
       const nextHeld = new Set(held ?? []);
       nextHeld.add(lockPath);

@@ -69,7 +69,7 @@ export interface Row {
   target: string;
   /** Whether the target is met; null when there is no target. */
   met: boolean | null;
-  unit?: "ms" | "MiB" | "%";
+  unit?: "ms" | "MiB" | "%" | "calls";
   samples?: number;
 }
 

@@ -40,6 +40,8 @@ export interface BenchWorkspaceOptions {
   sandboxLevel?: 1 | 2 | 3;
   /** Extra generated skills (plain SKILL.md) in the pack, for catalog-heavy benches. */
   extraSkills?: number;
+  /** exec.max_parallel_runs (default: the config default, "cores"). */
+  maxParallelRuns?: "cores" | number;
 }
 
 function skillMd(name: string, description: string): string {
@@ -78,7 +80,11 @@ export function makeBenchWorkspace(options: BenchWorkspaceOptions = {}): BenchWo
       DUT: "dut",
       OUT: "out",
       skill: { use_skill: true, pack_path: pack, general_skill_list: [], max_skill_list_count: 15 },
-      exec: { sandbox_level: options.sandboxLevel ?? 2, timeout_seconds: 60 },
+      exec: {
+        sandbox_level: options.sandboxLevel ?? 2,
+        timeout_seconds: 60,
+        ...(options.maxParallelRuns === undefined ? {} : { max_parallel_runs: options.maxParallelRuns }),
+      },
       stage: [
         {
           name: "bench",

@@ -1,0 +1,58 @@
+// Run queue: at most N RunSkillScript calls of one session at once (N = the cores by default); the rest wait in arrival order.
+import { availableParallelism } from "node:os";
+
+/** `exec.max_parallel_runs`: "cores" (the default) or a positive count. */
+export type ParallelRuns = "cores" | number;
+
+/** FIFO admission with a fixed number of slots; a finished task hands its slot straight to the next waiter. */
+export class RunQueue {
+  private active = 0;
+  private readonly waiting: Array<() => void> = [];
+
+  constructor(readonly limit: number) {
+    if (!Number.isInteger(limit) || limit < 1)
+      throw new RangeError(`run queue limit must be >= 1, got ${limit}`);
+  }
+
+  /** Tasks holding a slot now. */
+  get running(): number {
+    return this.active;
+  }
+
+  /** Tasks waiting for a slot. */
+  get queued(): number {
+    return this.waiting.length;
+  }
+
+  async run<T>(task: () => Promise<T>): Promise<T> {
+    if (this.active < this.limit) this.active++;
+    else await new Promise<void>((admitted) => this.waiting.push(admitted));
+    try {
+      return await task();
+    } finally {
+      const next = this.waiting.shift();
+      if (next) next();
+      else this.active--;
+    }
+  }
+}
+
+/** The slot count for a setting: "cores" is the processors this process may use (at least 1). */
+export function parallelRunsFor(setting: ParallelRuns, cores: number = availableParallelism()): number {
+  return setting === "cores" ? Math.max(1, cores) : setting;
+}
+
+const queues = new WeakMap<object, RunQueue>();
+
+/**
+ * The queue of one owner (a session: every MCP connection of a server shares it). Made on first use; a changed
+ * limit (a reloaded config) gets a new queue for the calls that arrive from then on.
+ */
+export function runQueueFor(owner: object, setting: ParallelRuns): RunQueue {
+  const limit = parallelRunsFor(setting);
+  const existing = queues.get(owner);
+  if (existing?.limit === limit) return existing;
+  const queue = new RunQueue(limit);
+  queues.set(owner, queue);
+  return queue;
+}

@@ -1,0 +1,84 @@
+// The run queue on its own: at most `limit` tasks at once, FIFO admission, slots freed on failure, "cores" resolved.
+import { availableParallelism } from "node:os";
+import { describe, expect, it } from "vitest";
+import { parallelRunsFor, RunQueue, runQueueFor } from "../../runtime/exec/queue.js";
+
+/** A task that runs until the test settles it, recording when it started. */
+function gate(started: string[], name: string) {
+  let settle!: (fail: boolean) => void;
+  const done = new Promise<boolean>((resolve) => {
+    settle = resolve;
+  });
+  const task = async () => {
+    started.push(name);
+    if (await done) throw new Error(`${name} failed`);
+    return name;
+  };
+  return { task, finish: () => settle(false), fail: () => settle(true) };
+}
+
+const flush = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+describe("RunQueue", () => {
+  it("runs at most `limit` tasks at once and admits the waiting ones in arrival order", async () => {
+    const queue = new RunQueue(2);
+    const started: string[] = [];
+    const gates = ["a", "b", "c", "d", "e"].map((name) => gate(started, name));
+    const results = gates.map((g) => queue.run(g.task));
+    await flush();
+    expect(started).toEqual(["a", "b"]);
+    expect([queue.running, queue.queued]).toEqual([2, 3]);
+    gates[1]?.finish();
+    await flush();
+    expect(started).toEqual(["a", "b", "c"]);
+    gates[0]?.finish();
+    await flush();
+    expect(started).toEqual(["a", "b", "c", "d"]);
+    expect([queue.running, queue.queued]).toEqual([2, 1]);
+    for (const g of gates) g.finish();
+    expect(await Promise.all(results)).toEqual(["a", "b", "c", "d", "e"]);
+    expect([queue.running, queue.queued]).toEqual([0, 0]);
+  });
+
+  it("frees the slot of a task that throws and passes the error to its caller", async () => {
+    const queue = new RunQueue(1);
+    const started: string[] = [];
+    const first = gate(started, "first");
+    const second = gate(started, "second");
+    const failing = queue.run(first.task);
+    const next = queue.run(second.task);
+    await flush();
+    expect(started).toEqual(["first"]);
+    first.fail();
+    await expect(failing).rejects.toThrow("first failed");
+    await flush();
+    expect(started).toEqual(["first", "second"]);
+    second.finish();
+    expect(await next).toBe("second");
+    expect(queue.running).toBe(0);
+  });
+
+  it("refuses a limit below 1 or not an integer", () => {
+    expect(() => new RunQueue(0)).toThrow("run queue limit must be >= 1, got 0");
+    expect(() => new RunQueue(1.5)).toThrow("run queue limit must be >= 1, got 1.5");
+  });
+});
+
+describe("parallelRunsFor / runQueueFor", () => {
+  it('"cores" is the processors this process may use, at least 1; a number is taken as it is', () => {
+    expect(parallelRunsFor("cores")).toBe(availableParallelism());
+    expect(parallelRunsFor("cores", 0)).toBe(1);
+    expect(parallelRunsFor("cores", 8)).toBe(8);
+    expect(parallelRunsFor(3, 8)).toBe(3);
+  });
+
+  it("gives one owner the same queue while the limit is unchanged, a new one when it changes", () => {
+    const owner = {};
+    const first = runQueueFor(owner, 2);
+    expect(runQueueFor(owner, 2)).toBe(first);
+    expect(runQueueFor({}, 2)).not.toBe(first);
+    const changed = runQueueFor(owner, 3);
+    expect(changed).not.toBe(first);
+    expect(changed.limit).toBe(3);
+  });
+});
