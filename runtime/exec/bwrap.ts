@@ -1,8 +1,6 @@
 // Builds the bubblewrap argv of a sandboxed run (pure) and probes whether bwrap works on this host.
-import { spawnSync } from "node:child_process";
-import { existsSync, lstatSync, readlinkSync, statSync } from "node:fs";
+import { lstatSync, readlinkSync, statSync } from "node:fs";
 import { dirname, sep } from "node:path";
-import { cachedProbePassed, rememberProbePassed } from "./probe-cache.js";
 
 export interface BwrapPlan {
   bwrap: string;
@@ -47,7 +45,7 @@ export interface BwrapFeatures {
   tmpfsSize: boolean;
 }
 
-const ALL_FEATURES: BwrapFeatures = { disableUserns: true, tmpfsSize: true };
+export const ALL_FEATURES: BwrapFeatures = { disableUserns: true, tmpfsSize: true };
 
 /** Host facts the argv depends on; injectable so the builder stays pure in tests. */
 export interface HostView {
@@ -257,72 +255,4 @@ export function installationPrefix(executable: string, home: string): string | n
   const exposed = (dir: string): boolean =>
     dir === "/" || isHomeFolder(dir, home) || isHomeFolder(dirname(dir), home);
   return exposed(prefix) ? executable : prefix;
-}
-
-export type BwrapProbe = { ok: true; features: BwrapFeatures } | { ok: false; reason: string };
-
-const probeCache = new Map<string, BwrapProbe>();
-
-/** Which optional options `bwrap --help` lists. */
-function readFeatures(bwrap: string): BwrapFeatures {
-  const help = spawnSync(bwrap, ["--help"], { encoding: "utf8", timeout: 10_000 });
-  const text = `${help.stdout ?? ""}${help.stderr ?? ""}`;
-  return { disableUserns: text.includes("--disable-userns"), tmpfsSize: text.includes("--size") };
-}
-
-/**
- * Whether `bwrap` can build the sandbox here, with its optional features, or the reason (cached per path in the
- * process; a full-feature pass also in `diskCache`, when given, for the next process).
- */
-export function probeBwrap(bwrap: string, diskCache?: string): BwrapProbe {
-  const cached = probeCache.get(bwrap);
-  if (cached !== undefined) return cached;
-  if (diskCache !== undefined && cachedProbePassed(bwrap, diskCache)) {
-    const passed: BwrapProbe = { ok: true, features: ALL_FEATURES };
-    probeCache.set(bwrap, passed);
-    return passed;
-  }
-  let reason: string | null = null;
-  let features = ALL_FEATURES;
-  if (!existsSync(bwrap)) {
-    reason = `bubblewrap not found at ${bwrap}`;
-  } else {
-    features = readFeatures(bwrap);
-    const probe = spawnSync(
-      bwrap,
-      [
-        "--unshare-user",
-        "--unshare-pid",
-        "--unshare-net",
-        "--unshare-ipc",
-        "--unshare-uts",
-        "--die-with-parent",
-        "--new-session",
-        "--cap-drop",
-        "ALL",
-        ...(features.disableUserns ? ["--disable-userns"] : []),
-        "--ro-bind",
-        "/",
-        "/",
-        "--proc",
-        "/proc",
-        "--dev",
-        "/dev",
-        "--tmpfs",
-        "/tmp",
-        "--",
-        "true",
-      ],
-      { encoding: "utf8", timeout: 10_000, stdio: ["ignore", "ignore", "pipe"] },
-    );
-    if (probe.error) reason = `${bwrap} could not start: ${probe.error.message}`;
-    else if (probe.status !== 0) {
-      reason = `${bwrap} failed its probe (exit ${probe.status ?? probe.signal}): ${probe.stderr.trim() || "no message"}`;
-    }
-  }
-  const probe: BwrapProbe = reason === null ? { ok: true, features } : { ok: false, reason };
-  probeCache.set(bwrap, probe);
-  if (diskCache !== undefined && probe.ok && features.disableUserns && features.tmpfsSize)
-    rememberProbePassed(bwrap, diskCache);
-  return probe;
 }

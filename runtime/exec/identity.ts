@@ -38,7 +38,7 @@ export function sandboxIdentity(sandboxUid: number, uid = process.getuid?.() ?? 
   if (setpriv === null) {
     throw new SkillgateError(
       "SANDBOX_UNAVAILABLE",
-      "SANDBOX_UNAVAILABLE: skillgate runs as root and needs setpriv (util-linux) to start the sandbox as an unprivileged uid; fix: apt-get install util-linux",
+      "skillgate runs as root and needs setpriv (util-linux) to start the sandbox as an unprivileged uid; fix: apt-get install util-linux",
     );
   }
   const id = String(sandboxUid);
@@ -79,7 +79,7 @@ export function grantWritable(scan: WritableScan, uid: number, owner: number): v
   if (problem !== null) {
     throw new SkillgateError(
       "SANDBOX_UNAVAILABLE",
-      `SANDBOX_UNAVAILABLE: cannot give the sandbox uid ${uid} access to the writable area ${scan.roots.join(", ")}: ${problem}; fix: apt-get install acl and use a file system with POSIX ACLs, or run skillgate as a normal user`,
+      `cannot give the sandbox uid ${uid} access to the writable area ${scan.roots.join(", ")}: ${problem}; fix: apt-get install acl and use a file system with POSIX ACLs, or run skillgate as a normal user`,
     );
   }
 }
@@ -115,7 +115,7 @@ export function grantTraverse(paths: string[], uid: number, writable: readonly s
   if (problem !== null) {
     throw new SkillgateError(
       "SANDBOX_UNAVAILABLE",
-      `SANDBOX_UNAVAILABLE: cannot let the sandbox uid ${uid} reach ${[...search, ...read].join(", ")}: ${problem}; fix: apt-get install acl, or run skillgate as a normal user`,
+      `cannot let the sandbox uid ${uid} reach ${[...search, ...read].join(", ")}: ${problem}; fix: apt-get install acl, or run skillgate as a normal user`,
     );
   }
   for (const path of search) granted.add(`${uid}\0${0o001}\0${path}`);
@@ -141,7 +141,7 @@ function checkOwnedFolder(path: string, info: Stats, uid: number): void {
           : `mode ${(info.mode & 0o777).toString(8)}`;
     throw new SkillgateError(
       "SANDBOX_UNAVAILABLE",
-      `SANDBOX_UNAVAILABLE: the run temp folder ${path} is ${what}, expected a folder of uid ${uid} that others cannot enter (mode 700); fix: remove it (someone else may have planted it) and retry`,
+      `the run temp folder ${path} is ${what}, expected a folder of uid ${uid} that others cannot enter (mode 700); fix: remove it (someone else may have planted it) and retry`,
     );
   }
 }
@@ -183,7 +183,7 @@ export function grantTmpDir(dir: string, uid: number): void {
   if (problem !== null) {
     throw new SkillgateError(
       "SANDBOX_UNAVAILABLE",
-      `SANDBOX_UNAVAILABLE: cannot give the sandbox uid ${uid} access to the run temp folder ${dir}: ${problem}; fix: apt-get install acl`,
+      `cannot give the sandbox uid ${uid} access to the run temp folder ${dir}: ${problem}; fix: apt-get install acl`,
     );
   }
 }

@@ -1,30 +1,21 @@
 // Keeps a passed bwrap probe on disk, keyed by bwrap's identity, so one-shot processes skip the two probe spawns.
 import { randomBytes } from "node:crypto";
-import {
-  closeSync,
-  fstatSync,
-  mkdirSync,
-  openSync,
-  readFileSync,
-  renameSync,
-  statSync,
-  writeSync,
-} from "node:fs";
+import { mkdir, open, rename, stat } from "node:fs/promises";
 import { release } from "node:os";
 import { join } from "node:path";
 
 const CACHE_FORMAT = 1;
 
 /** What the probe's verdict depends on: the binary (path, inode, size, mtime), the kernel, who runs it. */
-function identityOf(bwrap: string): string | null {
+async function identityOf(bwrap: string): Promise<string | null> {
   try {
-    const stat = statSync(bwrap);
+    const info = await stat(bwrap);
     return JSON.stringify([
       CACHE_FORMAT,
       bwrap,
-      stat.ino,
-      stat.size,
-      stat.mtimeMs,
+      info.ino,
+      info.size,
+      info.mtimeMs,
       release(),
       process.getuid?.(),
     ]);
@@ -39,17 +30,17 @@ function identityOf(bwrap: string): string | null {
  * could drop a hardening option, so that case is probed every time. The file must be ours and not writable
  * by others.
  */
-export function cachedProbePassed(bwrap: string, file: string): boolean {
-  const identity = identityOf(bwrap);
+export async function cachedProbePassed(bwrap: string, file: string): Promise<boolean> {
+  const identity = await identityOf(bwrap);
   if (identity === null) return false;
   try {
-    const fd = openSync(file, "r");
+    const handle = await open(file, "r");
     try {
-      const stat = fstatSync(fd);
-      if (!stat.isFile() || stat.uid !== process.getuid?.() || (stat.mode & 0o022) !== 0) return false;
-      return readFileSync(fd, "utf8") === `${identity}\n`;
+      const info = await handle.stat();
+      if (!info.isFile() || info.uid !== process.getuid?.() || (info.mode & 0o022) !== 0) return false;
+      return (await handle.readFile("utf8")) === `${identity}\n`;
     } finally {
-      closeSync(fd);
+      await handle.close();
     }
   } catch {
     return false;
@@ -57,19 +48,19 @@ export function cachedProbePassed(bwrap: string, file: string): boolean {
 }
 
 /** Records a full-feature pass (atomically; a failure to write only costs the next process a probe). */
-export function rememberProbePassed(bwrap: string, file: string): void {
-  const identity = identityOf(bwrap);
+export async function rememberProbePassed(bwrap: string, file: string): Promise<void> {
+  const identity = await identityOf(bwrap);
   if (identity === null) return;
   try {
-    mkdirSync(join(file, ".."), { recursive: true, mode: 0o700 });
+    await mkdir(join(file, ".."), { recursive: true, mode: 0o700 });
     const temp = `${file}.${randomBytes(6).toString("hex")}.tmp`;
-    const fd = openSync(temp, "wx", 0o600);
+    const handle = await open(temp, "wx", 0o600);
     try {
-      writeSync(fd, `${identity}\n`);
+      await handle.writeFile(`${identity}\n`);
     } finally {
-      closeSync(fd);
+      await handle.close();
     }
-    renameSync(temp, file);
+    await rename(temp, file);
   } catch {
     // no disk cache this time
   }

@@ -1,16 +1,8 @@
 // Shapes of a script run request and its one result record, shared by the runner, sandbox and tools.
+import type { ErrorCode } from "../errors.js";
+import type { RunOutcome, RunStatus } from "./outcome.js";
 
-export type RunStatus =
-  | "ok"
-  | "nonzero_exit"
-  | "signal"
-  | "timeout"
-  | "memory_limit"
-  | "output_limit"
-  | "refused"
-  | "sandbox_unavailable"
-  /** The run did something the sandbox forbids and that was undone (e.g. planted git metadata). */
-  | "sandbox_violation";
+export type { RunOutcome, RunStatus } from "./outcome.js";
 
 export type SandboxLevel = 1 | 2 | 3;
 
@@ -77,9 +69,19 @@ export interface RunRequest {
   runId?: string;
   /** Memory polling period (default 50 ms). */
   pollIntervalMs?: number;
+  /** Per-run budget of the writable area (workspace and run temp folder): new entries and grown bytes. */
+  workspaceBudget?: WorkspaceBudget;
+}
+
+export interface WorkspaceBudget {
+  files: number;
+  bytes: number;
 }
 
 export interface RunResult {
+  /** How the run ended: the one source of status, code, message and fix. */
+  outcome: RunOutcome;
+  /** outcome.status, kept flat for callers and receipts. */
   status: RunStatus;
   argv: string[];
   exitCode: number | null;
@@ -94,7 +96,8 @@ export interface RunResult {
   truncated: boolean;
   sandboxed: boolean;
   warnings: string[];
-  /** Set for refused / sandbox_unavailable / limit outcomes: what failed and the fix. */
+  /** Every outcome but ok: its stable code, and the rendered line (code, what failed, the fix; outcomeLine). */
+  code?: ErrorCode;
   message?: string;
   /** Level 3: the scan findings (all severities) when the scan ran. */
   findings?: ScanFinding[];

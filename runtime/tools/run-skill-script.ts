@@ -7,6 +7,8 @@ import { type ErrorCode, isSkillgateError } from "../errors.js";
 import { privateTmpDir } from "../exec/identity.js";
 import {
   checkScriptPath,
+  type FailedOutcome,
+  failureHeading,
   resolveRunner,
   runPlanFor,
   runQueueFor,
@@ -76,6 +78,9 @@ export interface CommandRecord {
   duration_ms: number;
   output: string;
   status: RunResult["status"];
+  /** Every status but ok: the outcome's stable code and its fix (message is the rendered line). */
+  code?: ErrorCode;
+  fix?: string;
   sandboxed: boolean;
   truncated: boolean;
   /** SKILLGATE_RUN_ID of the run (every process of the run carries it). */
@@ -283,25 +288,10 @@ function recordOf(command: PreparedCommand, result: RunResult, planWarnings: str
     truncated: result.truncated,
     ...(result.runId ? { run_id: result.runId } : {}),
     warnings: [...planWarnings, ...result.warnings],
-    ...(result.message ? { message: result.message } : {}),
+    ...(result.outcome.status === "ok"
+      ? {}
+      : { code: result.outcome.code, message: result.message, fix: result.outcome.fix }),
   };
-}
-
-function failureLine(record: CommandRecord, limits: RunRequest["limits"]): string {
-  switch (record.status) {
-    case "nonzero_exit":
-      return `Command ${record.index} failed with exit code ${record.exit_code}:`;
-    case "timeout":
-      return `Command ${record.index} failed: timed out after ${limits.timeoutMs / 1000} s (raise exec.timeout_seconds or exec.skill_overrides if the script needs longer):`;
-    case "signal":
-      return `Command ${record.index} failed: killed by signal ${record.signal}:`;
-    case "memory_limit":
-      return `Command ${record.index} failed: memory limit of ${Math.round(limits.memoryBytes / 1048576)} MiB exceeded (exec.memory_mb):`;
-    case "output_limit":
-      return `Command ${record.index} failed: output limit of ${limits.outputBytes} bytes exceeded (exec.output_bytes):`;
-    default:
-      return `Command ${record.index} failed (${record.status}): ${record.message ?? ""}`;
-  }
 }
 
 function argvText(session: Session, argv: string[]): string {
@@ -382,8 +372,9 @@ export async function runSkillScript(
             : `Commands ${command.index + 1}-${prepared.length} were not run.`,
         "Fix the cause shown above and call RunSkillScript again.",
       ].filter(Boolean);
-      sections.push(`${failureLine(record, request.limits)}\n${record.output}`.trimEnd());
-      return errorResult(failureCode(record), `${sections.join("\n\n")}\n\n${notes.join(" ")}`, {
+      const failed = result.outcome as FailedOutcome;
+      sections.push(`${failureHeading(command.index, failed)}\n${record.output}`.trimEnd());
+      return errorResult(failed.code, `${sections.join("\n\n")}\n\n${notes.join(" ")}`, {
         commands: records,
         failed_command: command.index,
         ran: records.length,
@@ -440,13 +431,6 @@ async function recordReceipt(session: Session, command: PreparedCommand, result:
     output_truncated: result.truncated,
     sandboxed: result.sandboxed,
   });
-}
-
-function failureCode(record: CommandRecord): ErrorCode {
-  if (record.status === "sandbox_unavailable") return "SANDBOX_UNAVAILABLE";
-  if (record.status === "refused") return "SCAN_REFUSED";
-  if (record.status === "sandbox_violation") return "SANDBOX_VIOLATION";
-  return "SCRIPT_FAILED";
 }
 
 export const runSkillScriptTool: ToolDefinition<typeof runSkillScriptInput> = {

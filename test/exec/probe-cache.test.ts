@@ -12,7 +12,7 @@ import {
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { probeBwrap } from "../../runtime/exec/bwrap.js";
+import { probeBwrap } from "../../runtime/exec/bwrap-probe.js";
 import { cachedProbePassed, rememberProbePassed } from "../../runtime/exec/probe-cache.js";
 import { findExecutable } from "../../runtime/exec/runner.js";
 
@@ -28,46 +28,46 @@ function copyOf(source: string, name: string): string {
 }
 
 describe("bwrap probe disk cache", () => {
-  it("keeps a pass keyed by the binary: a new mtime, another path or edited content is no pass", () => {
+  it("keeps a pass keyed by the binary: a new mtime, another path or edited content is no pass", async () => {
     if (!realBwrap) throw new Error("bwrap is not on PATH; this host needs bubblewrap");
     const bwrap = copyOf(realBwrap, "bwrap-a");
     const file = join(dir, "cache", "probe-a");
-    expect(cachedProbePassed(bwrap, file)).toBe(false);
-    rememberProbePassed(bwrap, file);
-    expect(cachedProbePassed(bwrap, file)).toBe(true);
-    expect(cachedProbePassed(copyOf(realBwrap, "bwrap-b"), file)).toBe(false);
+    expect(await cachedProbePassed(bwrap, file)).toBe(false);
+    await rememberProbePassed(bwrap, file);
+    expect(await cachedProbePassed(bwrap, file)).toBe(true);
+    expect(await cachedProbePassed(copyOf(realBwrap, "bwrap-b"), file)).toBe(false);
     utimesSync(bwrap, new Date(), new Date(Date.now() + 5_000));
-    expect(cachedProbePassed(bwrap, file)).toBe(false);
-    rememberProbePassed(bwrap, file);
-    expect(cachedProbePassed(bwrap, file)).toBe(true);
+    expect(await cachedProbePassed(bwrap, file)).toBe(false);
+    await rememberProbePassed(bwrap, file);
+    expect(await cachedProbePassed(bwrap, file)).toBe(true);
     chmodSync(file, 0o666);
-    expect(cachedProbePassed(bwrap, file)).toBe(false);
+    expect(await cachedProbePassed(bwrap, file)).toBe(false);
     chmodSync(file, 0o600);
     writeFileSync(file, "forged\n");
-    expect(cachedProbePassed(bwrap, file)).toBe(false);
+    expect(await cachedProbePassed(bwrap, file)).toBe(false);
   });
 
-  it("a cached pass is used without spawning; a failed probe is never written", () => {
+  it("a cached pass is used without spawning; a failed probe is never written", async () => {
     // /bin/false fails any real probe, so an ok answer can only come from the cache.
     const fake = copyOf("/bin/false", "bwrap-false");
     const file = join(dir, "cache", "probe-false");
-    const failed = probeBwrap(fake, file);
+    const failed = await probeBwrap(fake, file);
     expect(failed.ok).toBe(false);
     expect(existsSync(file)).toBe(false);
     const other = copyOf("/bin/false", "bwrap-false-2");
-    rememberProbePassed(other, join(dir, "cache", "probe-false-2"));
-    expect(probeBwrap(other, join(dir, "cache", "probe-false-2"))).toEqual({
+    await rememberProbePassed(other, join(dir, "cache", "probe-false-2"));
+    expect(await probeBwrap(other, join(dir, "cache", "probe-false-2"))).toEqual({
       ok: true,
       features: { disableUserns: true, tmpfsSize: true },
     });
   });
 
-  it("a real bwrap that passes with every feature is written for the next process", () => {
+  it("a real bwrap that passes with every feature is written for the next process", async () => {
     if (!realBwrap) throw new Error("bwrap is not on PATH; this host needs bubblewrap");
     const bwrap = copyOf(realBwrap, "bwrap-c");
     const file = join(dir, "cache", "probe-c");
-    const probe = probeBwrap(bwrap, file);
+    const probe = await probeBwrap(bwrap, file);
     expect(probe).toEqual({ ok: true, features: { disableUserns: true, tmpfsSize: true } });
-    expect(cachedProbePassed(bwrap, file)).toBe(true);
+    expect(await cachedProbePassed(bwrap, file)).toBe(true);
   });
 });

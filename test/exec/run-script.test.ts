@@ -118,11 +118,26 @@ describe.sequential("runScript", () => {
     const result = await runScript(req);
     expect(result).toMatchObject({ status: "timeout", timedOut: true, exitCode: null, signal: "SIGKILL" });
     expect(result.message).toBe(
-      "script 'sleep.sh' exceeded the 0.7 s time limit and was killed with its process tree; fix: make it faster or raise exec.timeout_seconds (capped by exec.max_timeout_seconds)",
+      "SCRIPT_FAILED: script 'sleep.sh' exceeded the 0.7 s time limit and was killed with its process tree; fix: make it faster or raise exec.timeout_seconds (capped by exec.max_timeout_seconds)",
     );
     expect(result.durationMs).toBeGreaterThanOrEqual(650);
     expect(await survivors(result.runId as string)).toEqual([]);
   });
+
+  it.each([2, 1] as const)(
+    "level %i: a process that cannot be started is spawn_failed with the errno and the path, not nonzero_exit",
+    async (level) => {
+      const gone = join(h.root, "no-such-folder");
+      const req = await h.request("exit3.sh", { sandboxLevel: level, cwd: gone });
+      const result = await runScript(req);
+      const path = result.outcome.status === "spawn_failed" ? result.outcome.path : "";
+      expect(result).toMatchObject({ status: "spawn_failed", code: "SCRIPT_SPAWN_FAILED", exitCode: null });
+      expect(result.message).toBe(
+        `SCRIPT_SPAWN_FAILED: script 'exit3.sh' could not be started: spawning ${path} in ${gone} failed with ENOENT; fix: check that ${path} exists and is executable and that the folder ${gone} exists`,
+      );
+      expect(path.startsWith("/")).toBe(true);
+    },
+  );
 
   it("level 1 births the child in its pids cgroup and puts skillgate's own thread back", async () => {
     // Needs root and a pids controller: without them there is no cgroup to be born in, and the test fails.
@@ -161,7 +176,7 @@ describe.sequential("runScript", () => {
     expect(Buffer.byteLength(result.output)).toBe(1000);
     expect(result.output).toBe("0123456789".repeat(100));
     expect(result.message).toBe(
-      "script 'flood.py' wrote more than 1000 bytes to stdout+stderr and was killed; the output kept is the first 1000 bytes; fix: write large results to a file under OUT or raise exec.output_bytes",
+      "SCRIPT_FAILED: script 'flood.py' wrote more than 1000 bytes to stdout+stderr and was killed; the output kept is the first 1000 bytes; fix: write large results to a file under OUT or raise exec.output_bytes",
     );
   });
 
@@ -170,7 +185,7 @@ describe.sequential("runScript", () => {
     expect(result.status).toBe("memory_limit");
     expect(result.peakMemoryBytes).toBeGreaterThan(100 * 1024 * 1024);
     expect(result.message).toBe(
-      "script 'mem.py' exceeded the memory limit of 128 MiB; fix: use less memory or raise exec.memory_mb for this skill",
+      "SCRIPT_FAILED: script 'mem.py' exceeded the memory limit of 128 MiB; fix: use less memory or raise exec.memory_mb for this skill",
     );
   });
 

@@ -215,14 +215,14 @@ describe("bwrapArgv", () => {
 });
 
 describe("probeBwrap", () => {
-  it("reports the real bwrap as working, with its features", () => {
-    expect(probeBwrap(findExecutable("bwrap") as string)).toEqual({
+  it("reports the real bwrap as working, with its features", async () => {
+    expect(await probeBwrap(findExecutable("bwrap") as string)).toEqual({
       ok: true,
       features: { disableUserns: true, tmpfsSize: true },
     });
   });
-  it("reports a missing binary", () => {
-    expect(probeBwrap("/nonexistent/bwrap")).toEqual({
+  it("reports a missing binary", async () => {
+    expect(await probeBwrap("/nonexistent/bwrap")).toEqual({
       ok: false,
       reason: "bubblewrap not found at /nonexistent/bwrap",
     });

@@ -57,7 +57,7 @@ describe("privateTmpDir", () => {
     mkdirSync(join(base, "elsewhere"), { recursive: true });
     symlinkSync(join(base, "elsewhere"), join(base, `skillgate-${uid}`));
     expect(() => privateTmpDir("/ws/a", base)).toThrow(
-      `SANDBOX_UNAVAILABLE: the run temp folder ${join(base, `skillgate-${uid}`)} is a symlink, expected a folder of uid ${uid} that others cannot enter (mode 700); fix: remove it (someone else may have planted it) and retry`,
+      `the run temp folder ${join(base, `skillgate-${uid}`)} is a symlink, expected a folder of uid ${uid} that others cannot enter (mode 700); fix: remove it (someone else may have planted it) and retry`,
     );
     rmSync(join(base, `skillgate-${uid}`));
     mkdirSync(join(base, `skillgate-${uid}`), { mode: 0o777 });

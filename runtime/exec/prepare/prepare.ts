@@ -1,0 +1,135 @@
+// Second stage of a run: scratch folders, cgroup, network, the bwrap sandbox set-up and the final argv.
+import { homedir } from "node:os";
+import { isSkillgateError } from "../../errors.js";
+import { type BwrapPlan, bwrapArgv } from "../bwrap.js";
+import type { PidsCgroup } from "../cgroup.js";
+import { DEFAULT_SANDBOX_UID } from "../identity.js";
+import { macosSandboxProfile } from "../macos-profile.js";
+import { outcomes, splitFix } from "../outcome.js";
+import { levelOneGuard, SYSTEM_PATH } from "../plan/host-tools.js";
+import type { ExecPlan, Stopped } from "../plan/plan.js";
+import { prepareSandbox, type SandboxSetup } from "../sandbox-setup.js";
+import { sensitiveHomePaths } from "../sensitive.js";
+import { limitArgv, runCgroup } from "./limits.js";
+import { userNetFor } from "./network.js";
+import { prepareScratch, type Scratch } from "./scratch.js";
+
+export interface Prepared {
+  argv: string[];
+  /** Environment of the spawned program: bwrap gets a minimal one and sets the script's own. */
+  spawnEnv: Record<string, string>;
+  cgroup: PidsCgroup | null;
+  setup: SandboxSetup | null;
+  /** bwrap reports its sandbox pid and waits, so cgroup and network attach before the script starts. */
+  handshake: boolean;
+  slirp: string | null;
+  scratch: Scratch;
+  warnings: string[];
+}
+
+export async function prepareRun(
+  plan: ExecPlan,
+  hostEnv: NodeJS.ProcessEnv,
+  cgroupRoot: string | undefined,
+): Promise<{ prepared: Prepared } | { stopped: Stopped }> {
+  const { req, sandbox, platform } = plan;
+  const bwrap = sandbox.kind === "bwrap";
+  const sandboxed = sandbox.kind !== "none";
+  const warnings = [...plan.warnings];
+  const scratch = await prepareScratch(req, bwrap);
+  const env = { ...plan.env, HOME: scratch.home, TMPDIR: scratch.tmp };
+  const limits = req.limits;
+  const made = runCgroup(plan.runId, limits, bwrap, platform, cgroupRoot);
+  const cgroup = made.cgroup;
+  warnings.push(...made.warnings);
+  const stop = async (outcome: Stopped["outcome"]): Promise<{ stopped: Stopped }> => {
+    cgroup?.destroy();
+    await scratch.remove();
+    return {
+      stopped: { outcome, sandboxed, warnings, ...(plan.findings ? { findings: plan.findings } : {}) },
+    };
+  };
+  const net = bwrap ? await userNetFor(plan.script, req.network) : { slirp: null };
+  if ("refusal" in net) return stop(net.refusal);
+  const handshake = bwrap && (cgroup !== null || req.network);
+  const sensitivePaths = sensitiveHomePaths(homedir());
+  // A normal user's slirp4netns must join the user namespace that owns the sandbox's network namespace. bwrap
+  // nests a second one when the uid inside differs or --disable-userns is given; keep one level then (seccomp
+  // still denies any new user namespace).
+  const uid = process.getuid?.() ?? 0;
+  const userNsForNetwork =
+    bwrap && req.network && uid !== 0 && sandbox.features
+      ? {
+          innerId: { uid, gid: process.getgid?.() ?? uid },
+          features: { ...sandbox.features, disableUserns: false },
+        }
+      : null;
+  const readOnlyPaths = [...new Set([...plan.toolPrefixes, plan.ownModules, ...(req.readOnlyPaths ?? [])])];
+  const base: BwrapPlan = {
+    bwrap: sandbox.bwrap ?? "bwrap",
+    command: plan.command,
+    cwd: req.cwd,
+    skillDir: req.skillDir,
+    writablePaths: req.writablePaths,
+    persistentPaths: scratch.writableExtras,
+    readOnlyPaths,
+    network: req.network,
+    env,
+    tmpSizeBytes: Math.min(limits.maxFileSizeBytes, 512 * 1024 * 1024),
+    shmSizeBytes: Math.min(limits.maxFileSizeBytes, limits.memoryBytes),
+    sensitivePaths,
+    ...(sandbox.features ? { features: sandbox.features } : {}),
+    ...(handshake ? { infoFd: 3, blockFd: 4 } : {}),
+    ...(userNsForNetwork ?? {}),
+  };
+  let setup: SandboxSetup | null = null;
+  if (bwrap) {
+    try {
+      setup = prepareSandbox(
+        {
+          writablePaths: req.writablePaths,
+          persistentPaths: scratch.writableExtras,
+          ...(req.tmpDir === undefined ? {} : { tmpDir: req.tmpDir }),
+          sensitivePaths,
+          sandboxUid: req.sandboxUid ?? DEFAULT_SANDBOX_UID,
+          network: req.network,
+          firstFd: handshake ? 5 : 3,
+        },
+        base,
+      );
+    } catch (error) {
+      if (!isSkillgateError(error)) throw error;
+      const { message, fix } = splitFix(error.message);
+      return stop(outcomes.unavailable(message, fix));
+    }
+    warnings.push(...setup.warnings);
+  }
+  const limited = await limitArgv(limits, hostEnv.PATH, cgroup !== null, platform, setup?.identity.uid);
+  warnings.push(...limited.warnings);
+  let argv: string[];
+  if (setup !== null) {
+    argv = [...limited.argv, ...setup.prefix, ...bwrapArgv({ ...base, ...setup.plan })];
+  } else if (sandbox.kind === "sandbox-exec") {
+    const profile = macosSandboxProfile({
+      readPaths: [req.skillDir, req.cwd, ...readOnlyPaths],
+      writePaths: [...req.writablePaths, ...scratch.writableExtras, ...(scratch.dir ? [scratch.dir] : [])],
+      deniedPaths: sensitivePaths,
+      network: req.network,
+    });
+    argv = [...limited.argv, "/usr/bin/sandbox-exec", "-p", profile, "--", ...plan.command];
+  } else {
+    argv = [...limited.argv, ...(platform === "linux" ? await levelOneGuard() : []), ...plan.command];
+  }
+  return {
+    prepared: {
+      argv,
+      spawnEnv: bwrap ? { PATH: SYSTEM_PATH.join(":") } : env,
+      cgroup,
+      setup,
+      handshake,
+      slirp: net.slirp,
+      scratch,
+      warnings,
+    },
+  };
+}

@@ -1,0 +1,56 @@
+// bwrap hand-shake: wait for its sandbox child, move both into the cgroup, attach the network, then let it exec the script.
+import type { ChildProcess } from "node:child_process";
+import { writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import type { Readable, Writable } from "node:stream";
+import type { PidsCgroup } from "../cgroup.js";
+import { startUserNet, type UserNet } from "../netns.js";
+
+export interface UserNetRequest {
+  slirp4netns: string;
+  asRoot: boolean;
+}
+
+/** Resolves with the user-mode network (or null) once the script may start; rejects when the sandbox failed. */
+export async function handshake(
+  child: ChildProcess,
+  cgroup: PidsCgroup | null,
+  userNet: UserNetRequest | undefined,
+): Promise<UserNet | null> {
+  const pid = child.pid as number;
+  // A cgroup move waits for an RCU grace period (~10 ms on cgroup v1, longer under load). Started now, off the
+  // main thread, that wait overlaps bwrap building the sandbox; the hand-shake still makes sure of both pids.
+  const outerMoved =
+    cgroup === null
+      ? Promise.resolve(true)
+      : writeFile(join(cgroup.dir, "cgroup.procs"), String(pid)).then(
+          () => true,
+          () => false,
+        );
+  const info = child.stdio[3] as Readable;
+  const block = child.stdio[4] as Writable;
+  // Both ends are socket pairs; bwrap closing its side must not become an unhandled 'error'.
+  info.on("error", () => undefined);
+  block.on("error", () => undefined);
+  const text = await new Promise<string>((resolve, reject) => {
+    let collected = "";
+    const onData = (chunk: Buffer) => {
+      collected += chunk.toString("utf8");
+      if (collected.trimEnd().endsWith("}")) {
+        info.off("data", onData);
+        resolve(collected);
+      }
+    };
+    info.on("data", onData);
+    info.once("close", () => reject(new Error(`bwrap closed its info fd early: ${collected}`)));
+    child.once("exit", () => reject(new Error("bwrap exited before the sandbox started")));
+  });
+  const innerPid = (JSON.parse(text) as { "child-pid"?: number })["child-pid"];
+  if (!(await outerMoved)) cgroup?.add(pid);
+  if (typeof innerPid !== "number") throw new Error(`bwrap reported no child pid: ${text}`);
+  cgroup?.add(innerPid);
+  const net = userNet ? await startUserNet(userNet.slirp4netns, innerPid, userNet.asRoot) : null;
+  block.end("go");
+  info.destroy();
+  return net;
+}

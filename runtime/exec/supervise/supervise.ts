@@ -1,0 +1,155 @@
+// Fourth stage of a run: watches the spawned tree (output cap, wall clock, memory, workspace budget) and kills it whole.
+import type { Readable } from "node:stream";
+import type { PidsCgroup } from "../cgroup.js";
+import type { UserNet } from "../netns.js";
+import type { WorkspaceExcess } from "../outcome.js";
+import { type Exit, spawnRun } from "../spawn/spawn.js";
+import type { RunLimits } from "../types.js";
+import { drain } from "./drain.js";
+import { handshake, type UserNetRequest } from "./handshake.js";
+import { killTree } from "./kill.js";
+import { memorySampler } from "./memory.js";
+import { collectOutput, type Output } from "./output.js";
+
+export type LimitOutcome = "timeout" | "memory_limit" | "output_limit" | "workspace_limit";
+
+/** A periodic check of the run's writable area (workspace-budget.ts); a non-null answer stops the run. */
+export interface AreaWatch {
+  check(): Promise<WorkspaceExcess | null>;
+  intervalMs: number;
+}
+
+export interface SuperviseInput {
+  argv: string[];
+  cwd: string;
+  /** Environment of the spawned program (bwrap gets a minimal one; it sets the script's own). */
+  env: Record<string, string>;
+  limits: RunLimits;
+  /** The run's pids cgroup (root only), or null. */
+  cgroup: PidsCgroup | null;
+  /**
+   * bwrap waits on fd 4 after reporting its sandbox pid on fd 3, so both can enter the cgroup and the user-mode
+   * network can attach before the script starts.
+   */
+  handshake: boolean;
+  /** Network granted: slirp4netns binary to attach to the sandbox's network namespace during the hand-shake. */
+  userNet?: UserNetRequest;
+  extraFds?: Array<number | Buffer>;
+  /** A line a wrapper prints first on stderr (keyctl's "Joined session keyring: N"), removed from the output. */
+  stderrPreamble?: RegExp;
+  area?: AreaWatch;
+  pollIntervalMs: number;
+  platform: NodeJS.Platform;
+  now: () => number;
+}
+
+export interface Supervised extends Output {
+  exit: Exit;
+  /** Set when skillgate killed the run for a limit. */
+  limit: LimitOutcome | null;
+  workspaceExcess?: WorkspaceExcess;
+  /** The sandbox could not be set up (hand-shake, user-mode network): nothing of the script ran. */
+  setupError?: string;
+  /** The memory cgroup's OOM killer acted (all memory counted: tmpfs, memfd, page cache). */
+  oomKilled: boolean;
+  peakMemoryBytes: number | null;
+  durationMs: number;
+  warnings: string[];
+}
+
+export async function supervise(input: SuperviseInput): Promise<Supervised> {
+  const { cgroup, limits, platform } = input;
+  const warnings: string[] = [];
+  const started = input.now();
+  const { child, exited, bornInCgroup } = spawnRun(input);
+  let limit: LimitOutcome | null = null;
+  let workspaceExcess: WorkspaceExcess | undefined;
+  const kill = (): void => killTree(child, cgroup, platform);
+  const stop = (why: LimitOutcome): void => {
+    if (limit === null) limit = why;
+    kill();
+  };
+  const stdout = child.stdout as Readable;
+  const stderr = child.stderr as Readable;
+  const output = collectOutput(
+    stdout,
+    stderr,
+    limits.outputBytes,
+    () => stop("output_limit"),
+    input.stderrPreamble,
+  );
+
+  let net: UserNet | null = null;
+  let setupError: string | undefined;
+  if (child.pid !== undefined && input.handshake) {
+    try {
+      net = await handshake(child, cgroup, input.userNet);
+    } catch (error) {
+      setupError = `sandbox start-up hand-shake failed: ${error instanceof Error ? error.message : String(error)}`;
+      warnings.push(setupError);
+      kill();
+    }
+  } else if (child.pid !== undefined && cgroup !== null) {
+    if (!bornInCgroup) {
+      try {
+        cgroup.add(child.pid);
+      } catch {
+        // exited already
+      }
+    } else cgroup.addMemory(child.pid);
+  }
+
+  const timer = setTimeout(() => stop("timeout"), limits.timeoutMs);
+  const memory = memorySampler(child.pid, cgroup, limits.memoryBytes, platform);
+  const sampleMemory = (): void => {
+    if (memory.sample()) stop("memory_limit");
+  };
+  // One sample at once, so a run shorter than the poll interval still reports its memory.
+  sampleMemory();
+  const poll = setInterval(sampleMemory, input.pollIntervalMs);
+  let checking: Promise<void> | null = null;
+  const checkArea = (): Promise<void> => {
+    if (input.area === undefined || limit !== null) return Promise.resolve();
+    checking ??= input.area
+      .check()
+      .then((excess) => {
+        if (excess !== null && limit === null) {
+          workspaceExcess = excess;
+          stop("workspace_limit");
+        }
+      })
+      .finally(() => {
+        checking = null;
+      });
+    return checking;
+  };
+  const areaPoll = input.area ? setInterval(checkArea, input.area.intervalMs) : undefined;
+
+  const exit = await exited;
+  const durationMs = Math.round(input.now() - started);
+  clearTimeout(timer);
+  clearInterval(poll);
+  clearInterval(areaPoll);
+  // The run ends with its main process: anything it left behind (same group, same cgroup) dies now.
+  kill();
+  // A flood shorter than one poll interval is still caught, after the fact.
+  await checking;
+  await checkArea();
+  (net as UserNet | null)?.stop();
+  const oomKilled = cgroup?.oomKilled() ?? false;
+  memory.finish(cgroup?.peakBytes() ?? null);
+  cgroup?.destroy();
+  await drain([stdout, stderr], 500);
+
+  return {
+    exit,
+    limit,
+    ...(workspaceExcess ? { workspaceExcess } : {}),
+    ...output(),
+    oomKilled,
+    ...(setupError === undefined ? {} : { setupError }),
+    peakMemoryBytes: memory.peak(),
+    durationMs,
+    warnings,
+  };
+}
