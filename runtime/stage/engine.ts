@@ -674,10 +674,12 @@ class Engine implements SkillgateStageEngine {
           .filter((s): s is SkillRecord => s !== undefined);
         const report = await applySkillHooks(instance, records, {
           importer: this.o.importHook ?? importHookFile,
-          verify: async (file) => verifyCopiedFile(this.o.paths, file, await this.trustedManifest()),
+          // Both checks judge the digest of the bytes that will be imported, never the path again.
+          verify: async (file, sha256) =>
+            verifyCopiedFile(this.o.paths, file, await this.trustedManifest(), sha256),
           // hooks.ts runs in this process: only the bundled pack's own and operator-trusted digests load.
-          trust: (skill, file) =>
-            hookTrustProblem(skill, file, this.o.config.skill.trusted_hooks ?? {}, bundledPackRoot()),
+          trust: (skill, _file, sha256) =>
+            hookTrustProblem(skill, sha256, this.o.config.skill.trusted_hooks ?? {}, bundledPackRoot()),
         });
         for (const w of report.warnings) this.warn(w);
       }

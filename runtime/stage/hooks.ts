@@ -1,135 +1,66 @@
-// Skill hooks: a stage instance whose methods hooks.ts files may wrap, and the loader that applies each hook once.
-import { createHash } from "node:crypto";
-import { readFile, stat } from "node:fs/promises";
+// Loads skills' hooks.ts from verified bytes: read once, checked by digest, imported from a private copy of exactly those bytes.
+import { createHash, randomBytes } from "node:crypto";
+import { mkdtempSync, rmSync } from "node:fs";
+import { readFile, unlink, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import type { StageConfig } from "../config/schema.js";
 import type { SkillRecord } from "../skills/types.js";
+import { readWorkspaceFile } from "../workspace/index.js";
+import {
+  HOOKABLE_METHODS,
+  type HookableMethod,
+  type HookFunction,
+  type StageInstance,
+} from "./stage-instance.js";
 
-export const HOOKABLE_METHODS = ["getTasks", "describe", "onCheck"] as const;
-export type HookableMethod = (typeof HOOKABLE_METHODS)[number];
-// biome-ignore lint/suspicious/noExplicitAny: hooks wrap methods of different signatures
-export type HookFunction = (original: (...args: any[]) => any, ...args: any[]) => unknown;
+export {
+  type CheckSummary,
+  HOOKABLE_METHODS,
+  type HookableMethod,
+  type HookFunction,
+  StageInstance,
+} from "./stage-instance.js";
 
-export interface CheckSummary {
-  passed: boolean;
-  message: string;
-}
+/** Imports hooks.ts from `source`, the bytes that were verified (never the path again: it may have been swapped). */
+export type HookImporter = (file: string, source: Buffer) => Promise<Record<string, unknown>>;
 
-/** One stage as hooks see it. Hooks may shape guidance (tasks, description, check hints), never requirements. */
-export class StageInstance {
-  readonly hooksApplied = new Set<string>();
-  /** Problems met while running hooked methods (reported once, then the unhooked result is used). */
-  readonly runtimeWarnings: string[] = [];
-
-  constructor(
-    readonly index: number,
-    readonly config: StageConfig,
-    readonly skillList: string[],
-  ) {}
-
-  get name(): string {
-    return this.config.name;
-  }
-
-  /** Task lines shown to the agent. */
-  getTasks(): string[] {
-    return [...this.config.task];
-  }
-
-  /** One-line description of the stage. */
-  describe(): string {
-    return this.config.desc;
-  }
-
-  /** Extra hint lines added to a Check result. */
-  onCheck(_result: CheckSummary): string[] {
-    return [];
-  }
-
-  /** Wraps `method` of this instance: later calls run `fn(original, ...args)`. */
-  addHook(method: HookableMethod, fn: HookFunction): void {
-    if (!HOOKABLE_METHODS.includes(method)) {
-      throw new Error(`unknown stage method '${String(method)}' (hookable: ${HOOKABLE_METHODS.join(", ")})`);
-    }
-    const self = this as unknown as Record<string, (...args: unknown[]) => unknown>;
-    const original = self[method]!.bind(this);
-    self[method] = (...args: unknown[]) => fn(original, ...args);
-  }
-
-  /** Tasks after hooks, falling back to the configured tasks if a hook misbehaves. */
-  safeTasks(): string[] {
-    return this.safely(
-      "getTasks",
-      () => this.getTasks(),
-      isStringArray,
-      () => [...this.config.task],
-    );
-  }
-
-  safeDescribe(): string {
-    return this.safely(
-      "describe",
-      () => this.describe(),
-      (v): v is string => typeof v === "string",
-      () => this.config.desc,
-    );
-  }
-
-  safeOnCheck(result: CheckSummary): string[] {
-    return this.safely(
-      "onCheck",
-      () => this.onCheck(result),
-      isStringArray,
-      () => [],
-    );
-  }
-
-  private safely<T>(
-    method: string,
-    call: () => unknown,
-    valid: (v: unknown) => v is T,
-    fallback: () => T,
-  ): T {
-    try {
-      const value = call();
-      if (valid(value)) return value;
-      this.warnOnce(
-        `a hook of stage '${this.name}' made ${method}() return ${typeof value}; the unhooked result is used`,
-      );
-    } catch (error) {
-      this.warnOnce(
-        `a hook of stage '${this.name}' threw in ${method}(): ${(error as Error).message ?? String(error)}; the unhooked result is used`,
-      );
-    }
-    return fallback();
-  }
-
-  private warnOnce(text: string): void {
-    if (!this.runtimeWarnings.includes(text)) this.runtimeWarnings.push(text);
-  }
-}
-
-function isStringArray(value: unknown): value is string[] {
-  return Array.isArray(value) && value.every((v) => typeof v === "string");
-}
-
-export type HookImporter = (file: string) => Promise<Record<string, unknown>>;
+/** Largest hooks.ts read. */
+export const HOOK_MAX_BYTES = 1024 * 1024;
 
 const moduleCache = new Map<string, Promise<Record<string, unknown>>>();
+let privateDir: string | null = null;
 
-/** Loads hooks.ts with tsx once per process (per file version), so re-entering a stage never re-runs module code. */
-export const importHookFile: HookImporter = async (file) => {
-  const info = await stat(file);
-  const key = `${file}:${info.mtimeMs}:${info.size}`;
-  let loaded = moduleCache.get(key);
+/** A 0700 folder of this process (mkdtemp), removed at exit: nobody else can put a file between our write and import. */
+function hookDir(): string {
+  if (privateDir === null) {
+    const dir = mkdtempSync(join(tmpdir(), "skillgate-hooks-"));
+    privateDir = dir;
+    process.once("exit", () => rmSync(dir, { recursive: true, force: true }));
+  }
+  return privateDir;
+}
+
+/**
+ * Loads hooks.ts with tsx once per process per content digest, so re-entering a stage never re-runs module code.
+ * The verified bytes are written to a fresh file in our private folder and that file is imported, then removed.
+ */
+export const importHookFile: HookImporter = async (_file, source) => {
+  const digest = createHash("sha256").update(source).digest("hex");
+  let loaded = moduleCache.get(digest);
   if (!loaded) {
-    loaded = import("tsx/esm/api").then(
-      ({ tsImport }) =>
-        tsImport(pathToFileURL(file).href, import.meta.url) as Promise<Record<string, unknown>>,
-    );
-    moduleCache.set(key, loaded);
-    loaded.catch(() => moduleCache.delete(key));
+    loaded = (async () => {
+      const copy = join(hookDir(), `${digest.slice(0, 16)}-${randomBytes(6).toString("hex")}.ts`);
+      await writeFile(copy, source, { flag: "wx", mode: 0o600 });
+      try {
+        const { tsImport } = await import("tsx/esm/api");
+        return (await tsImport(pathToFileURL(copy).href, import.meta.url)) as Record<string, unknown>;
+      } finally {
+        await unlink(copy).catch(() => undefined);
+      }
+    })();
+    moduleCache.set(digest, loaded);
+    loaded.catch(() => moduleCache.delete(digest));
   }
   return loaded;
 };
@@ -137,9 +68,9 @@ export const importHookFile: HookImporter = async (file) => {
 export interface HookLoadOptions {
   importer?: HookImporter;
   /** Why this hooks.ts may not load (null: trusted). Hooks run in the server process: only trusted ones load. */
-  trust?: (skill: SkillRecord, file: string) => Promise<string | null>;
-  /** Integrity check of hooks.ts against the init manifest; a file that fails is not loaded. */
-  verify?: (file: string) => Promise<{ ok: true } | { ok: false; message: string }>;
+  trust?: (skill: SkillRecord, file: string, sha256: string) => Promise<string | null>;
+  /** Integrity check of the bytes read (their sha256) against the init manifest; a file that fails is not loaded. */
+  verify?: (file: string, sha256: string) => Promise<{ ok: true } | { ok: false; message: string }>;
   /** setupStage must settle within this time (default 10 s). */
   timeoutMs?: number;
 }
@@ -178,15 +109,23 @@ export async function applySkillHooks(
     stage.hooksApplied.add(skill.id);
     const file = join(skill.dir, "hooks.ts");
     const where = `hooks.ts of skill '${skill.id}' (${file})`;
+    let source: Buffer;
+    try {
+      source = (await readWorkspaceFile(skill.dir, "hooks.ts", { maxBytes: HOOK_MAX_BYTES })).bytes;
+    } catch (error) {
+      report.warnings.push(`${where} was not loaded: ${firstLine(error)}`);
+      continue;
+    }
+    const sha256 = createHash("sha256").update(source).digest("hex");
     if (options.verify) {
-      const verified = await options.verify(file);
+      const verified = await options.verify(file, sha256);
       if (!verified.ok) {
         report.warnings.push(`${where} was not loaded: ${verified.message}`);
         continue;
       }
     }
     if (options.trust) {
-      const problem = await options.trust(skill, file);
+      const problem = await options.trust(skill, file, sha256);
       if (problem !== null) {
         report.warnings.push(`${where} was not loaded: ${problem}`);
         continue;
@@ -194,7 +133,7 @@ export async function applySkillHooks(
     }
     let setup: unknown;
     try {
-      const mod = await importer(file);
+      const mod = await importer(file, source);
       setup = mod.setupStage ?? (mod.default as Record<string, unknown> | undefined)?.setupStage;
     } catch (error) {
       report.warnings.push(`${where} failed to load: ${firstLine(error)}; skipped, other hooks still apply.`);
@@ -241,13 +180,10 @@ function firstLine(error: unknown): string {
  */
 export async function hookTrustProblem(
   skill: Pick<SkillRecord, "id">,
-  file: string,
+  digest: string,
   trusted: Record<string, string>,
   bundledSkillsDir: string | null,
 ): Promise<string | null> {
-  const digest = createHash("sha256")
-    .update(await readFile(file))
-    .digest("hex");
   if (bundledSkillsDir !== null) {
     try {
       const bundled = await readFile(join(bundledSkillsDir, skill.id, "hooks.ts"));

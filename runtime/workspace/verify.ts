@@ -59,6 +59,8 @@ export async function verifyCopiedFile(
   paths: VerifyPaths,
   absolutePath: string,
   trusted?: Record<string, string> | null,
+  /** sha256 of the bytes the caller read and will use (hooks.ts): compared instead of hashing the path again. */
+  actual?: string,
 ): Promise<VerifyResult> {
   const reinit = `re-run: skillgate init ${paths.root}`;
   const file = resolve(absolutePath);
@@ -92,7 +94,7 @@ export async function verifyCopiedFile(
   if (!entry) return { ok: false, message: `script ${rel} is not in ${source}; ${reinit}` };
   let current: string;
   try {
-    current = await cachedHash(file);
+    current = actual ?? (await cachedHash(file));
   } catch {
     return {
       ok: false,

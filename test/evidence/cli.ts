@@ -1,0 +1,49 @@
+// Runs `skillgate …` as a real subprocess (tsx on the sources) for the evidence attack tests.
+import { execFile } from "node:child_process";
+import { promisify } from "node:util";
+import { MAIN, TSX } from "../mcp/helpers.js";
+import { REPO_ROOT } from "../tools/helpers.js";
+
+const run = promisify(execFile);
+
+export interface CliOutcome {
+  exit: number;
+  stdout: string;
+  stderr: string;
+}
+
+export interface CliResult extends CliOutcome {
+  /** The tool result of `call … --json`. */
+  json: { isError: boolean; code?: string; text: string; structured?: Record<string, unknown> };
+}
+
+export async function skillgate(args: string[], env: NodeJS.ProcessEnv): Promise<CliOutcome> {
+  try {
+    const { stdout, stderr } = await run(TSX, [MAIN, ...args], { cwd: REPO_ROOT, env, timeout: 120_000 });
+    return { exit: 0, stdout, stderr };
+  } catch (error) {
+    const failed = error as { code: number; stdout: string; stderr: string };
+    return { exit: failed.code, stdout: failed.stdout, stderr: failed.stderr };
+  }
+}
+
+/** `skillgate call TOOL ARGS --workspace WS --config CFG --json`, parsed. */
+export async function callCli(
+  tool: string,
+  args: Record<string, unknown>,
+  where: { ws: string; configFile: string; env: NodeJS.ProcessEnv },
+): Promise<CliResult> {
+  const out = await skillgate(
+    ["call", tool, JSON.stringify(args), "--workspace", where.ws, "--config", where.configFile, "--json"],
+    where.env,
+  );
+  let json: CliResult["json"];
+  try {
+    json = JSON.parse(out.stdout);
+  } catch {
+    throw new Error(
+      `skillgate call ${tool} printed no JSON (exit ${out.exit}): ${out.stdout}\n${out.stderr}`,
+    );
+  }
+  return { ...out, json };
+}
