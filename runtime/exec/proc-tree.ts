@@ -3,7 +3,7 @@ import { readdirSync, readFileSync } from "node:fs";
 
 const PAGE_SIZE = 4096;
 
-interface ProcEntry {
+export interface ProcEntry {
   pid: number;
   ppid: number;
   pgid: number;
@@ -19,7 +19,8 @@ function readEntry(pid: number): ProcEntry | null {
   }
 }
 
-function allEntries(): ProcEntry[] {
+/** Every process of the host (pid, parent, group), read from /proc once. */
+export function procEntries(): ProcEntry[] {
   const entries: ProcEntry[] = [];
   for (const name of readdirSync("/proc")) {
     if (!/^\d+$/.test(name)) continue;
@@ -31,7 +32,11 @@ function allEntries(): ProcEntry[] {
 
 /** `root` and every live descendant, plus every member of process group `pgid` when given. */
 export function processTree(root: number, pgid?: number): number[] {
-  const entries = allEntries();
+  return treeOf(procEntries(), root, pgid);
+}
+
+/** processTree over entries already read (one /proc read serves every run the memory sampler watches). */
+export function treeOf(entries: readonly ProcEntry[], root: number, pgid?: number): number[] {
   const found = new Set<number>([root]);
   let grew = true;
   while (grew) {
