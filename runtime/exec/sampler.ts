@@ -29,7 +29,7 @@ const PROC_IO: SamplerIO = { entries: procEntries, tree: treeOf, resident: resid
  * One timer per interval for all runs, instead of one poller per run: with many runs at once, per-run pollers
  * each walking /proc saturated the event loop. A tick reads /proc once for all tree-sampled runs.
  */
-export class MemorySampler {
+export class SharedMemorySampler {
   private readonly tickers = new Map<number, Ticker>();
 
   constructor(private readonly io: SamplerIO = PROC_IO) {}
@@ -83,4 +83,4 @@ export class MemorySampler {
 }
 
 /** The process-wide sampler every run of this process shares. */
-export const memorySampler = new MemorySampler();
+export const sharedMemorySampler = new SharedMemorySampler();

@@ -2,7 +2,7 @@
 import { spawn } from "node:child_process";
 import { afterEach, describe, expect, it } from "vitest";
 import type { ProcEntry } from "../../runtime/exec/proc-tree.js";
-import { MemorySampler, type SamplerIO } from "../../runtime/exec/sampler.js";
+import { SharedMemorySampler, type SamplerIO } from "../../runtime/exec/sampler.js";
 
 /** A fake /proc: two runs' trees, counting how often the process list is read. */
 function fakeIO() {
@@ -34,10 +34,10 @@ afterEach(() => {
   for (const stop of stops.splice(0)) stop();
 });
 
-describe("MemorySampler", () => {
+describe("SharedMemorySampler", () => {
   it("samples a run at once, then on one shared timer that reads the process list once a tick for all runs", async () => {
     const io = fakeIO();
-    const sampler = new MemorySampler(io);
+    const sampler = new SharedMemorySampler(io);
     const a: number[] = [];
     const b: number[] = [];
     stops.push(sampler.watch({ pid: 10, members: null, onSample: (bytes) => a.push(bytes) }, 5));
@@ -53,7 +53,7 @@ describe("MemorySampler", () => {
 
   it("reads a run's cgroup members instead of the process list, and stops the timer with the last run", async () => {
     const io = fakeIO();
-    const sampler = new MemorySampler(io);
+    const sampler = new SharedMemorySampler(io);
     const seen: number[] = [];
     const stop = sampler.watch(
       { pid: 10, members: () => [30, 31], onSample: (bytes) => seen.push(bytes) },
@@ -67,7 +67,7 @@ describe("MemorySampler", () => {
   });
 
   it("does not sample a run stopped by an earlier run's sample in the same tick", async () => {
-    const sampler = new MemorySampler(fakeIO());
+    const sampler = new SharedMemorySampler(fakeIO());
     const late: number[] = [];
     let stopLate = () => undefined as void;
     let ticks = 0;
@@ -90,7 +90,7 @@ describe("MemorySampler", () => {
   });
 
   it("gives each interval its own timer", () => {
-    const sampler = new MemorySampler(fakeIO());
+    const sampler = new SharedMemorySampler(fakeIO());
     stops.push(sampler.watch({ pid: 10, members: null, onSample: () => undefined }, 5));
     stops.push(sampler.watch({ pid: 20, members: null, onSample: () => undefined }, 7));
     expect([sampler.timers, sampler.watching]).toEqual([2, 2]);
@@ -99,7 +99,7 @@ describe("MemorySampler", () => {
   it("reads a real process tree from /proc", async () => {
     const child = spawn("sh", ["-c", "sleep 30 & wait"], { detached: true, stdio: "ignore" });
     try {
-      const sampler = new MemorySampler();
+      const sampler = new SharedMemorySampler();
       const seen: number[] = [];
       stops.push(
         sampler.watch({ pid: child.pid as number, members: null, onSample: (b) => seen.push(b) }, 5),
