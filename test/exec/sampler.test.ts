@@ -1,8 +1,12 @@
 // The shared memory sampler: one timer for all runs of an interval, one /proc read a tick, stopped runs left alone.
 import { spawn } from "node:child_process";
-import { afterEach, describe, expect, it } from "vitest";
+import { existsSync, readdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { runScript } from "../../runtime/exec/index.js";
 import type { ProcEntry } from "../../runtime/exec/proc-tree.js";
-import { SharedMemorySampler, type SamplerIO } from "../../runtime/exec/sampler.js";
+import { type SamplerIO, SharedMemorySampler, sharedMemorySampler } from "../../runtime/exec/sampler.js";
+import { type Harness, makeHarness, SMALL_LIMITS } from "./harness.js";
 
 /** A fake /proc: two runs' trees, counting how often the process list is read. */
 function fakeIO() {
@@ -108,5 +112,48 @@ describe("SharedMemorySampler", () => {
     } finally {
       process.kill(-(child.pid as number), "SIGKILL");
     }
+  });
+});
+
+describe("runScript with the shared sampler (real sandboxed runs at once)", () => {
+  let h: Harness;
+  beforeAll(() => {
+    h = makeHarness("skillgate-sampler-");
+    // Marks itself alive, holds ~40 MiB, waits for the test's release file (bounded), exits 0.
+    h.addScript(
+      "hold.py",
+      [
+        "import os, sys, time, uuid",
+        "block = bytearray(40 << 20)",
+        "open(os.path.join(sys.argv[1], 'alive-' + uuid.uuid4().hex), 'w').close()",
+        "deadline = time.time() + 20",
+        "while not os.path.exists(sys.argv[2]) and time.time() < deadline:",
+        "    time.sleep(0.01)",
+        "print(len(block))",
+      ].join("\n"),
+    );
+    h.addScript("mem.py", "a = []\nwhile True:\n    a.append(bytearray(1 << 20))\n");
+  });
+  afterAll(() => h.cleanup());
+
+  it("samples concurrent runs on one timer and still kills only the run over its limit", async () => {
+    const release = join(h.ws, "release");
+    const holders = [1, 2].map(async () =>
+      runScript(
+        await h.request("hold.py", { args: [h.ws, release], limits: { ...SMALL_LIMITS, timeoutMs: 30_000 } }),
+      ),
+    );
+    await until(() => readdirSync(h.ws).filter((name) => name.startsWith("alive-")).length === 2);
+    expect([sharedMemorySampler.timers, sharedMemorySampler.watching]).toEqual([1, 2]);
+    const hog = await runScript(await h.request("mem.py"));
+    expect(hog.status).toBe("memory_limit");
+    writeFileSync(release, "");
+    const held = await Promise.all(holders);
+    for (const run of held) {
+      expect(run).toMatchObject({ status: "ok", stdout: `${40 << 20}\n` });
+      expect(run.peakMemoryBytes).toBeGreaterThan(40 << 20);
+    }
+    expect(existsSync(release)).toBe(true);
+    expect([sharedMemorySampler.timers, sharedMemorySampler.watching]).toEqual([0, 0]);
   });
 });

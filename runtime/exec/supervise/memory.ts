@@ -1,28 +1,19 @@
-// Samples a run's tree memory (resident bytes of its cgroup members or process tree) and keeps the peak.
-import type { PidsCgroup } from "../cgroup.js";
-import { processTree, residentBytes } from "../proc-tree.js";
+// Keeps a run's tree memory peak from the shared sampler's readings (exec/sampler.ts) and says when it is over the limit.
 
 export interface MemorySampler {
-  /** Takes one sample; returns true when it is over the limit. */
-  sample(): boolean;
+  /** Folds in one reading of the run's resident bytes; returns true when it is over the limit. */
+  record(rss: number): boolean;
   /** Folds in the memory cgroup's own high-water mark (which the poll can miss before an OOM kill). */
   finish(cgroupPeak: number | null): void;
   /** null when the run ended before the first sample. */
   peak(): number | null;
 }
 
-export function memorySampler(
-  pid: number | undefined,
-  cgroup: PidsCgroup | null,
-  limitBytes: number,
-  platform: NodeJS.Platform,
-): MemorySampler {
+export function memorySampler(limitBytes: number): MemorySampler {
   let peak = 0;
   let samples = 0;
   return {
-    sample(): boolean {
-      if (pid === undefined || platform !== "linux") return false;
-      const rss = residentBytes(cgroup?.members() ?? processTree(pid, pid));
+    record(rss: number): boolean {
       // An exited but not yet reaped tree reads as 0 bytes: that is no sample of the run.
       if (rss === 0) return false;
       samples++;

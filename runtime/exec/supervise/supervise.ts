@@ -3,6 +3,7 @@ import type { Readable } from "node:stream";
 import type { PidsCgroup } from "../cgroup.js";
 import type { UserNet } from "../netns.js";
 import type { WorkspaceExcess } from "../outcome.js";
+import { sharedMemorySampler } from "../sampler.js";
 import { type Exit, spawnRun } from "../spawn/spawn.js";
 import type { RunLimits } from "../types.js";
 import { drain } from "./drain.js";
@@ -100,13 +101,23 @@ export async function supervise(input: SuperviseInput): Promise<Supervised> {
   }
 
   const timer = setTimeout(() => stop("timeout"), limits.timeoutMs);
-  const memory = memorySampler(child.pid, cgroup, limits.memoryBytes, platform);
-  const sampleMemory = (): void => {
-    if (memory.sample()) stop("memory_limit");
-  };
-  // One sample at once, so a run shorter than the poll interval still reports its memory.
-  sampleMemory();
-  const poll = setInterval(sampleMemory, input.pollIntervalMs);
+  const memory = memorySampler(limits.memoryBytes);
+  // One timer for every live run of this process; it samples this run at once, so a run shorter than the poll
+  // interval still reports its memory.
+  const pid = child.pid;
+  const unwatch =
+    pid !== undefined && platform === "linux"
+      ? sharedMemorySampler.watch(
+          {
+            pid,
+            members: cgroup ? () => cgroup.members() : null,
+            onSample: (rss) => {
+              if (memory.record(rss)) stop("memory_limit");
+            },
+          },
+          input.pollIntervalMs,
+        )
+      : () => undefined;
   let checking: Promise<void> | null = null;
   const checkArea = (): Promise<void> => {
     if (input.area === undefined || limit !== null) return Promise.resolve();
@@ -128,7 +139,7 @@ export async function supervise(input: SuperviseInput): Promise<Supervised> {
   const exit = await exited;
   const durationMs = Math.round(input.now() - started);
   clearTimeout(timer);
-  clearInterval(poll);
+  unwatch();
   clearInterval(areaPoll);
   // The run ends with its main process: anything it left behind (same group, same cgroup) dies now.
   kill();
