@@ -73,7 +73,7 @@ describe("SharedMemorySampler", () => {
   it("does not sample a run stopped by an earlier run's sample in the same tick", async () => {
     const sampler = new SharedMemorySampler(fakeIO());
     const late: number[] = [];
-    let stopLate = () => undefined as void;
+    let stopLate: () => void = () => undefined;
     let ticks = 0;
     stops.push(
       sampler.watch(
