@@ -24,11 +24,16 @@ const BUILT_IN_RUNNERS: Record<string, string> = { ".py": "python3", ".sh": "bas
 /** Runners skillgate ships as npm dependencies: found in its own node_modules/.bin when not on PATH. */
 const BUNDLED_RUNNERS = new Set(["tsx", "bun", "bunx"]);
 
-/** skillgate's own node_modules/.bin (this file lives in runtime/exec/ or dist/runtime/exec/). */
+/**
+ * skillgate's own node_modules/.bin (this file lives in runtime/exec/ or dist/runtime/exec/). Installed as a
+ * dependency (npx, npm install), skillgate is itself inside node_modules and its deps sit beside it: the
+ * .bin of that enclosing node_modules is the one.
+ */
 export function ownBinDir(): string {
   let dir = dirname(fileURLToPath(import.meta.url));
   for (let i = 0; i < 5; i++) {
-    const candidate = join(dir, "node_modules", ".bin");
+    const candidate =
+      basename(dir) === "node_modules" ? join(dir, ".bin") : join(dir, "node_modules", ".bin");
     if (isExecutable(join(candidate, "tsx"))) return candidate;
     dir = dirname(dir);
   }
@@ -83,7 +88,7 @@ export function resolveShim(
   env: NodeJS.ProcessEnv = process.env,
   cwd = process.cwd(),
 ): string {
-  const key = `${executable}\0${cwd}\0${env.PYENV_VERSION ?? ""}`;
+  const key = `${executable}\0${cwd}\0${env.PYENV_VERSION ?? ""}\0${env.PYENV_ROOT ?? ""}\0${env.HOME ?? ""}`;
   const known = shimCache.get(key);
   if (known !== undefined) return known;
   const real = resolveShimUncached(executable, env, cwd);
@@ -91,7 +96,7 @@ export function resolveShim(
   return real;
 }
 
-/** The answer depends on the executable, PYENV_VERSION and the folder's .python-version. */
+/** The answer depends on the executable, PYENV_VERSION, PYENV_ROOT (or HOME) and the folder's .python-version. */
 const shimCache = new Map<string, string>();
 
 function pyenvRoot(env: NodeJS.ProcessEnv): string | null {

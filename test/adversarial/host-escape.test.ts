@@ -6,7 +6,8 @@ import { networkInterfaces } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { DEFAULT_SANDBOX_UID, sandboxIdentity } from "../../runtime/exec/identity.js";
-import { type Bed, type Canaries, hostCanaries, makeBed, plantGit, record, survivorsOf } from "./tool-bed.js";
+import { survivors } from "../support/host-probes.js";
+import { type Bed, type Canaries, hostCanaries, makeBed, plantGit, record } from "./tool-bed.js";
 
 const ROOT = process.getuid?.() === 0;
 /** Host uid the sandbox's files belong to: the dedicated uid when skillgate is root, else the user's own. */
@@ -152,7 +153,7 @@ afterAll(() => {
 
 afterEach(async () => {
   expect(canaries.snapshot()).toEqual(before);
-  expect(await survivorsOf(bed.ws)).toEqual([]);
+  expect(await survivors(bed.ws)).toEqual([]);
 });
 
 async function fresh(): Promise<void> {
@@ -439,7 +440,7 @@ describe.sequential("a network grant from the operator", () => {
       expect(record(result).output).toMatch(/^blocked /);
     }
     expect(connections).toBe(start);
-    expect(await survivorsOf(granted.ws)).toEqual([]);
+    expect(await survivors(granted.ws)).toEqual([]);
   });
 
   it("reaches the outside (here: the host's non-loopback address), as README says", async () => {
@@ -450,7 +451,7 @@ describe.sequential("a network grant from the operator", () => {
     } else {
       expect(record(result).output).toBe("CONNECTED host-secret\n");
     }
-    expect(await survivorsOf(granted.ws)).toEqual([]);
+    expect(await survivors(granted.ws)).toEqual([]);
   });
 });
 
@@ -532,7 +533,7 @@ describe("level 1: a killed skillgate leaves nothing running", () => {
       // tsx runs the CLI in a child node process: kill that whole group hard, like a crash.
       process.kill(cli.pid as number, "SIGKILL");
       for (const pid of survivorsOfSync(MAIN, l1.ws)) process.kill(pid, "SIGKILL");
-      expect(await survivorsOf(heart, 5_000)).toEqual([]);
+      expect(await survivors(heart, 5_000)).toEqual([]);
       const size = statSync(heart).size;
       await new Promise((resolve) => setTimeout(resolve, 300));
       expect(statSync(heart).size).toBe(size);

@@ -2,7 +2,8 @@
 import { execFileSync } from "node:child_process";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { type Bed, type Canaries, hostCanaries, makeBed, record, survivorsOf } from "./tool-bed.js";
+import { survivors } from "../support/host-probes.js";
+import { type Bed, type Canaries, hostCanaries, makeBed, record } from "./tool-bed.js";
 
 /** A hooks.ts whose real code is hidden in base64 (rule js.base64-eval, critical); it never loads here. */
 const HOSTILE_HOOKS =
@@ -44,7 +45,7 @@ afterAll(() => {
 
 afterEach(async () => {
   expect(canaries.snapshot()).toEqual(before);
-  expect(await survivorsOf(bed.ws)).toEqual([]);
+  expect(await survivors(bed.ws)).toEqual([]);
 });
 
 const hooksOf = (skill: string) => join(bed.session.paths.skillsDir, "ext", skill, "hooks.ts");

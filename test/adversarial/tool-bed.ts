@@ -1,13 +1,11 @@
 // Adversarial test bed at the tool layer: an initialised workspace with hostile extra skills, host canaries and survivor checks.
 import { execFileSync } from "node:child_process";
-import { createHash } from "node:crypto";
 import {
   chmodSync,
   existsSync,
   mkdirSync,
   mkdtempSync,
   readdirSync,
-  readFileSync,
   realpathSync,
   writeFileSync,
 } from "node:fs";
@@ -16,8 +14,9 @@ import { join } from "node:path";
 import { stringify } from "yaml";
 import type { ToolResult } from "../../runtime/contracts/index.js";
 import { callTool } from "../../runtime/tools/registry.js";
+import type { CommandRecord } from "../../runtime/tools/run-skill-script.js";
 import { type OpenedSession, openSession } from "../../runtime/tools/session.js";
-import { processesWithMarker } from "../exec/harness.js";
+import { sha256 } from "../support/host-probes.js";
 import { fixtureConfig, removeTree } from "../tools/helpers.js";
 
 export interface HostileSkill {
@@ -123,17 +122,11 @@ export async function makeBed(options: BedOptions): Promise<Bed> {
 }
 
 /** The first command record of a RunSkillScript result. */
-export function record(result: ToolResult): {
-  status: string;
-  output: string;
-  exit_code: number | null;
-  warnings: string[];
-  message?: string;
-} {
-  const commands = result.structured.commands as Array<Record<string, unknown>> | undefined;
+export function record(result: ToolResult): CommandRecord {
+  const commands = result.structured.commands as CommandRecord[] | undefined;
   const first = commands?.[0];
   if (!first) throw new Error(`no command record in: ${result.text}`);
-  return first as never;
+  return first;
 }
 
 const SYSCTLS = [
@@ -146,14 +139,6 @@ const SYSCTLS = [
   "fs/protected_symlinks",
   "net/ipv4/ip_forward",
 ];
-
-function sha(path: string): string {
-  try {
-    return createHash("sha256").update(readFileSync(path)).digest("hex");
-  } catch {
-    return "missing";
-  }
-}
 
 function quiet(command: string, args: string[], env: NodeJS.ProcessEnv = process.env): string {
   try {
@@ -194,7 +179,7 @@ export function hostCanaries(bed: Bed, files: string[] = []): Canaries {
     files: watched,
     snapshot() {
       const state: Record<string, string> = {};
-      for (const file of watched) state[file] = sha(file);
+      for (const file of watched) state[file] = sha256(file);
       for (const name of SYSCTLS) state[`sysctl:${name}`] = quiet("cat", [`/proc/sys/${name}`]);
       state.keyring = quiet("keyctl", ["print", keyId]);
       state["git:global"] = quiet("git", ["config", "--global", "--list"], gitEnv);
@@ -218,15 +203,4 @@ export function plantGit(bed: Bed): void {
     mkdirSync(repo, { recursive: true });
     execFileSync("git", ["init", "-q", repo], { env: { ...process.env, HOME: bed.home } });
   }
-}
-
-/** Waits (bounded, polling) until no process has `marker` in its argv or environment. */
-export async function survivorsOf(marker: string, waitMs = 3_000): Promise<number[]> {
-  const deadline = Date.now() + waitMs;
-  let found = processesWithMarker(marker);
-  while (found.length > 0 && Date.now() < deadline) {
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    found = processesWithMarker(marker);
-  }
-  return found;
 }

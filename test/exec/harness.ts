@@ -1,13 +1,9 @@
 // Test harness for real script runs: a temp workspace with a skill, request building and host-state probes.
-import { createHash } from "node:crypto";
 import {
   chmodSync,
   copyFileSync,
-  existsSync,
   mkdirSync,
   mkdtempSync,
-  readdirSync,
-  readFileSync,
   realpathSync,
   rmSync,
   writeFileSync,
@@ -96,36 +92,4 @@ export function makeHarness(prefix = "skillgate-exec-"): Harness {
   };
 }
 
-export function sha256(path: string): string {
-  return existsSync(path) ? createHash("sha256").update(readFileSync(path)).digest("hex") : "missing";
-}
-
-/** Waits (bounded) until no process carries `marker` in its argv or environment; returns the survivors. */
-export async function survivors(marker: string, waitMs = 3_000): Promise<number[]> {
-  const deadline = Date.now() + waitMs;
-  let found = processesWithMarker(marker);
-  while (found.length > 0 && Date.now() < deadline) {
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    found = processesWithMarker(marker);
-  }
-  return found;
-}
-
-/** Pids whose argv or environment contains `marker` (the run id is in both for every process of a run). */
-export function processesWithMarker(marker: string): number[] {
-  const found: number[] = [];
-  for (const name of readdirSync("/proc")) {
-    if (!/^\d+$/.test(name) || Number(name) === process.pid) continue;
-    for (const file of ["cmdline", "environ"]) {
-      try {
-        if (readFileSync(`/proc/${name}/${file}`, "latin1").includes(marker)) {
-          found.push(Number(name));
-          break;
-        }
-      } catch {
-        // gone or not readable
-      }
-    }
-  }
-  return found;
-}
+export { processesWithMarker, sha256, survivors } from "../support/host-probes.js";

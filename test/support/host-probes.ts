@@ -1,0 +1,42 @@
+// Host-state probes shared by the exec and adversarial suites: file digests and the processes of a run.
+import { createHash } from "node:crypto";
+import { readdirSync, readFileSync } from "node:fs";
+
+/** sha256 of a file's bytes, or "missing" when it cannot be read. */
+export function sha256(path: string): string {
+  try {
+    return createHash("sha256").update(readFileSync(path)).digest("hex");
+  } catch {
+    return "missing";
+  }
+}
+
+/** Pids whose argv or environment contains `marker` (the run id is in both for every process of a run). */
+export function processesWithMarker(marker: string): number[] {
+  const found: number[] = [];
+  for (const name of readdirSync("/proc")) {
+    if (!/^\d+$/.test(name) || Number(name) === process.pid) continue;
+    for (const file of ["cmdline", "environ"]) {
+      try {
+        if (readFileSync(`/proc/${name}/${file}`, "latin1").includes(marker)) {
+          found.push(Number(name));
+          break;
+        }
+      } catch {
+        // gone or not readable
+      }
+    }
+  }
+  return found;
+}
+
+/** Waits (bounded, polling) until no process carries `marker` in its argv or environment; returns the survivors. */
+export async function survivors(marker: string, waitMs = 3_000): Promise<number[]> {
+  const deadline = Date.now() + waitMs;
+  let found = processesWithMarker(marker);
+  while (found.length > 0 && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    found = processesWithMarker(marker);
+  }
+  return found;
+}
