@@ -2,8 +2,8 @@
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { expect } from "vitest";
-import type { CommandRecord } from "../../runtime/tools/run-skill-script.js";
 import type { ToolResult } from "../../runtime/contracts/index.js";
+import type { CommandRecord } from "../../runtime/tools/run-skill-script.js";
 import type { Bed } from "./tool-bed.js";
 
 export type RunStatus = CommandRecord["status"];
