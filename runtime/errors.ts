@@ -51,6 +51,7 @@ export const ERROR_CODES = [
   "SOCKET_UNAVAILABLE", // the server cannot listen on the requested unix socket
   "LEDGER_KEY_MISMATCH", // the ledger was signed under another home/key or for another workspace path (moved/copied)
   "LEDGER_REPLAY", // the ledger comes from an earlier init of this workspace
+  "LEDGER_ROLLBACK", // the ledger is shorter than (or diverges from) the head recorded outside the workspace: an older copy
   "LEDGER_FORMAT_OLD", // a v1 (HMAC) ledger: kept untouched, refused with the fix
   "WORKFLOW_CHANGED", // the effective workflow differs from the one bound in the ledger
   "PACK_CHANGED", // the init manifest differs from the one bound in the ledger

@@ -26,6 +26,13 @@ export { canonicalJson, hmacHex, sha256Hex } from "./canonical.js";
 export type { Freshness, StageSkillInfo, UsageContext } from "./context.js";
 export { type BadLine, type FoldResult, foldLines, splitLedger } from "./fold.js";
 export { evaluateGate, type GateContext, type GateSkillStatus, type GateVerdict } from "./gate.js";
+export {
+  type HeadMark,
+  type RollbackVerdict,
+  readHeadMark,
+  rollbackVerdict,
+  type SeenChain,
+} from "./head-mark.js";
 export { ledgerHealthLines } from "./health-text.js";
 export { newInitId, readIdentity, type WorkspaceIdentity, writeIdentity } from "./identity.js";
 export { deriveSigner, ledgerKeyFile, loadMasterKey, workspaceKey } from "./key.js";

@@ -1,5 +1,6 @@
 // Who may sign for a workspace: the key holder interface, its local implementation, and the identity check on load.
 import { SkillgateError } from "../errors.js";
+import { type HeadMark, readHeadMark, writeHeadMark } from "./head-mark.js";
 import { readIdentity, type WorkspaceIdentity, writeIdentity } from "./identity.js";
 import { deriveSigner, loadMasterKey } from "./key.js";
 import type { EvidenceLocations } from "./locations.js";
@@ -12,6 +13,11 @@ export interface LedgerKeys {
   signerFor(workspace: string, initId: string): Promise<LedgerSigner>;
   readIdentity(): Promise<WorkspaceIdentity | null>;
   writeIdentity(identity: WorkspaceIdentity): Promise<void>;
+  /** The last ledger head recorded for this workspace (rollback detection), kept beside the identity. */
+  readHead(): Promise<HeadMark | null>;
+  writeHead(mark: HeadMark): Promise<void>;
+  /** Where the head is kept, for messages. */
+  readonly headFile: string;
   /** Where the secret lives, for messages ("SKILLGATE_HOME /x (key /x/ledger.key)"). */
   readonly where: string;
   readonly home: string;
@@ -38,6 +44,9 @@ export function localKeys(locations: EvidenceLocations): LedgerKeys {
     },
     readIdentity: () => readIdentity(locations.identityFile),
     writeIdentity: (identity) => writeIdentity(locations.identityFile, identity),
+    headFile: locations.headFile,
+    readHead: () => readHeadMark(locations.headFile),
+    writeHead: (mark) => writeHeadMark(locations.headFile, mark),
   };
 }
 

@@ -11,13 +11,14 @@
 //   mismatch is not tampering: the load refuses with what was expected and the fix, touching nothing.
 // - Appends are undone (truncated back) when the write fails, so a full disk never leaves a torn record; disk-full
 //   and permission errors keep their own codes.
-import { mkdir, open, readFile, stat, truncate, writeFile } from "node:fs/promises";
+import { mkdir, open, readFile, stat, truncate } from "node:fs/promises";
 import type { WorkspacePaths } from "../contracts/index.js";
 import { isSkillgateError, SkillgateError } from "../errors.js";
 import { withWorkspaceLock, writeFileAtomic } from "../workspace/index.js";
 import { ioError } from "../workspace/safe-path.js";
 import { canonicalJson } from "./canonical.js";
 import { adoptCountersignMessage, type BadLine, foldLines, type Head, splitLedger } from "./fold.js";
+import { rollbackError, rollbackVerdict } from "./head-mark.js";
 import { newInitId } from "./identity.js";
 import { checkIdentity, type LedgerKeys, localKeys } from "./keys.js";
 import { evidenceLocations } from "./locations.js";
@@ -72,6 +73,8 @@ type LoadedLedger = {
   pending: UnsignedRecord[];
   /** The file does not end with a newline (torn last line): appends start with one. */
   needsNewline: boolean;
+  /** The head mark outside the workspace is missing or behind this ledger (first run, or a crash after an append). */
+  markBehind: boolean;
 };
 
 async function fileIdentity(path: string): Promise<string> {
@@ -189,7 +192,9 @@ export class EvidenceLedger {
         () => 0,
       );
       try {
-        await writeFile(this.paths.ledger, text, { flag: "a" });
+        // Synced before the head mark moves: the mark must never get ahead of durable records (a crash then
+        // leaves the ledger ahead of the mark, which loads; never behind it, which would read as a rollback).
+        await appendSynced(this.paths.ledger, text);
       } catch (error) {
         // Undo a partial append so the ledger never holds a torn record; the evidence was not recorded.
         await truncate(this.paths.ledger, before).catch(() => undefined);
@@ -201,6 +206,7 @@ export class EvidenceLedger {
     }
     snapshot.head = head;
     loaded.signer = signer;
+    if (appended.length > 0 || loaded.markBehind) await this.moveMark(loaded, head);
     let wrote = appended.length > 0;
     const behind = head.seq - loaded.checkpoint.seq;
     const behindBytes = head.offset - loaded.checkpoint.offset;
@@ -227,6 +233,26 @@ export class EvidenceLedger {
     return appended;
   }
 
+  /** Moves the head mark outside the workspace to `head` (after the records are durable, under the lock). */
+  private async moveMark(loaded: LoadedLedger, head: LedgerHead): Promise<void> {
+    const identity = loaded.snapshot.state.identity;
+    if (!identity || head.seq === 0) return;
+    try {
+      await this.keys.writeHead({
+        version: 1,
+        initId: identity.initId,
+        seq: head.seq,
+        hash: head.hash,
+        updatedAt: this.now().toISOString(),
+      });
+      loaded.markBehind = false;
+    } catch (error) {
+      loaded.snapshot.warnings.push(
+        `the ledger head ${this.keys.headFile} could not be written (${ioError(error, "write", this.keys.headFile).code}); evidence is recorded, but a restored older ledger copy is not detected until it can be written`,
+      );
+    }
+  }
+
   /** Verifies the whole ledger from genesis (slow path; tests, status and `skillgate verify` use the proof verifier). */
   async verifyAll(): Promise<{ ok: boolean; records: number; quarantined: number; problem?: string }> {
     const bytes = await readFile(this.paths.ledger).catch(() => Buffer.alloc(0));
@@ -247,7 +273,7 @@ export class EvidenceLedger {
       if (isSkillgateError(error)) throw error;
       throw ioError(error, "read the evidence state in", this.paths.skillgateDir);
     });
-    const cacheable = !loaded.dirty && loaded.pending.length === 0 && !options.adopting;
+    const cacheable = !loaded.dirty && loaded.pending.length === 0 && !loaded.markBehind && !options.adopting;
     this.lastLoad = cacheable ? { identity: fileId, loaded: cloneLoaded(loaded) } : null;
     return loaded;
   }
@@ -311,7 +337,17 @@ export class EvidenceLedger {
           { ledger: this.paths.ledger },
         );
     }
-    const fold = foldLines(lines, { state: start?.state ?? emptyState(), head: from });
+    const mark = await this.keys.readHead();
+    let hashAtMark = mark && mark.seq === from.seq ? from.hash : null;
+    const fold = foldLines(
+      lines,
+      { state: start?.state ?? emptyState(), head: from },
+      {
+        onRecord: (record) => {
+          if (record.seq === mark?.seq) hashAtMark = record.hash;
+        },
+      },
+    );
     const identity = fold.state.identity;
     if (!identity)
       throw new SkillgateError(
@@ -320,6 +356,14 @@ export class EvidenceLedger {
         {},
       );
     const signer = await checkIdentity(identity, this.paths.root, this.keys, options);
+    const maxSeq = Math.max(fold.head.seq, ...fold.bad.map((b) => b.seq ?? 0));
+    const rollback = rollbackVerdict(mark, identity.initId, { head: fold.head, maxSeq, hashAtMark });
+    if (!rollback.ok)
+      throw rollbackError(rollback, fold.head, {
+        root: this.paths.root,
+        ledger: this.paths.ledger,
+        headFile: this.keys.headFile,
+      });
     const pending: UnsignedRecord[] = [];
     const { bad, gaps } = fold.unaccounted;
     if (bad.length > 0 || gaps.length > 0) {
@@ -347,6 +391,7 @@ export class EvidenceLedger {
       signer,
       pending,
       needsNewline: lastByte !== 10,
+      markBehind: rollback.ok && rollback.advance,
     };
   }
 
@@ -370,6 +415,7 @@ export class EvidenceLedger {
       signer,
       pending: [{ stage: 0, kind: "genesis", data: { ...identity, format: "skillgate-ledger/2" } }],
       needsNewline: false,
+      markBehind: true,
     };
   }
 
@@ -486,6 +532,16 @@ async function readRange(file: string, from: number, to: number): Promise<Buffer
       read += bytesRead;
     }
     return buffer.subarray(0, read);
+  } finally {
+    await handle.close();
+  }
+}
+
+async function appendSynced(file: string, text: string): Promise<void> {
+  const handle = await open(file, "a");
+  try {
+    await handle.writeFile(text);
+    await handle.sync();
   } finally {
     await handle.close();
   }

@@ -15,6 +15,8 @@ export interface EvidenceLocations {
   masterKeyFile: string;
   /** Per-workspace identity file (random init id), keyed by the workspace path. */
   identityFile: string;
+  /** The last ledger head (seq + hash) of the current init, beside the identity: detects a restored older ledger. */
+  headFile: string;
   /** Workspace root the identity belongs to. */
   workspace: string;
   /** skillgate's state folder (ledger, checkpoint, lock). */
@@ -38,6 +40,7 @@ export function evidenceLocations(
     home,
     masterKeyFile: join(home, "ledger.key"),
     identityFile: identityFileFor(home, paths.root),
+    headFile: identityFileFor(home, paths.root).replace(/\.json$/, ".head.json"),
     workspace: paths.root,
     stateDir: paths.skillgateDir,
     ledger: paths.ledger,
