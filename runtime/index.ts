@@ -6,22 +6,22 @@ export type { RuntimeConfig, ToolName, ToolResult, WorkspacePaths } from "./cont
 export { TOOL_NAMES, workspacePaths } from "./contracts/index.js";
 export type { ErrorCode } from "./errors.js";
 export { ERROR_CODES, isSkillgateError, SkillgateError } from "./errors.js";
+export type { RunLimits, RunRequest, RunResult, RunStatus, SandboxLevel } from "./exec/index.js";
 export { runScript, splitArgs } from "./exec/index.js";
-export type { RunLimits, RunRequest, RunResult, RunStatus, SandboxLevel } from "./exec/types.js";
 export type { HttpServing, StdioServing } from "./mcp/index.js";
 export { createMcpServer, MCP_PATH, parseListenAddress, serveHttp, serveStdio } from "./mcp/index.js";
 export type { Finding } from "./scan/index.js";
 export { scanFiles, scanSkill } from "./scan/index.js";
-export { createCatalog, parseSkillFile, scanSkillRoot, validateSkillDir } from "./skills/index.js";
 export type {
   CatalogSnapshot,
   Diagnostic,
   SkillRecord,
   ValidationMode,
   ValidationResult,
-} from "./skills/types.js";
+} from "./skills/index.js";
+export { createCatalog, parseSkillFile, scanSkillRoot, validateSkillDir } from "./skills/index.js";
+export type { EvidenceKind, ReadRange, SkillEvidence, StageEngine, StageView } from "./stage/index.js";
 export { createStageEngine } from "./stage/index.js";
-export type { EvidenceKind, ReadRange, SkillEvidence, StageEngine, StageView } from "./stage/types.js";
 export type {
   CommandRecord,
   ListedSkill,

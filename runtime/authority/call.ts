@@ -3,7 +3,7 @@
 import type { ToolResult } from "../contracts/index.js";
 import { workspacePaths } from "../contracts/index.js";
 import { SkillgateError } from "../errors.js";
-import type { OpenSessionOptions } from "../tools/session.js";
+import type { OpenSessionOptions } from "../tools/index.js";
 import { refuseForeignState } from "./mode.js";
 import { readServerRecord } from "./record.js";
 

@@ -1,7 +1,7 @@
 // Public API of authority mode: socket server and transport, the server record, client calls and the stdio bridge.
-export { callThroughServer } from "./call.js";
+export { callThroughServer, statusThroughServer } from "./call.js";
 export { callOverSocket, connectClient, openSocket, relayStdio } from "./client.js";
-export { checkIdentity, prepareStateFolder, verifyStateFolder } from "./mode.js";
+export { checkIdentity, prepareStateFolder, refuseForeignState, verifyStateFolder } from "./mode.js";
 export type { ServerRecord } from "./record.js";
 export { readServerRecord, serverRecordFile } from "./record.js";
 export type { SocketServeOptions, SocketServer } from "./serve.js";

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { z } from "zod";
 import { type WorkspacePaths, workspacePaths } from "../contracts/index.js";
 import { SkillgateError } from "../errors.js";
-import { writeFileAtomic } from "../workspace/atomic.js";
+import { writeFileAtomic } from "../workspace/index.js";
 
 export const ServerRecordSchema = z.object({
   version: z.literal(1),

@@ -2,14 +2,14 @@
 import { stat, unlink } from "node:fs/promises";
 import { userInfo } from "node:os";
 import { isAbsolute, join, relative, resolve } from "node:path";
-import { skillgateHome } from "../config/home.js";
+import { skillgateHome } from "../config/index.js";
 import { workspacePaths } from "../contracts/index.js";
 import { SkillgateError } from "../errors.js";
-import { evidenceLocations } from "../evidence/locations.js";
-import { type HttpServing, serveHttp } from "../mcp/http.js";
-import type { HttpAuthOptions } from "../mcp/http-guard.js";
-import { type OpenedSession, type OpenSessionOptions, openSession } from "../tools/session.js";
-import type { Session } from "../tools/types.js";
+import { evidenceLocations } from "../evidence/index.js";
+import type { HttpAuthOptions } from "../mcp/index.js";
+import { type HttpServing, serveHttp } from "../mcp/index.js";
+import type { Session } from "../tools/index.js";
+import { type OpenedSession, type OpenSessionOptions, openSession } from "../tools/index.js";
 import {
   checkIdentity,
   checkProtectedHardlinks,

@@ -1,8 +1,8 @@
 // Serves the tools over a unix socket: one MCP server per connection, all sharing one Session; socket mode/group set by the operator.
 import { chmod, chown, lstat, unlink } from "node:fs/promises";
 import { createConnection, createServer, type Server, type Socket } from "node:net";
-import { createMcpServer } from "../mcp/server.js";
-import type { Session } from "../tools/types.js";
+import { createMcpServer } from "../mcp/index.js";
+import type { Session } from "../tools/index.js";
 import { socketError } from "./errors.js";
 import { SocketTransport } from "./socket-transport.js";
 

@@ -1,7 +1,7 @@
 // Workspace/config/skill flags shared by the verbs that open a session (call, serve, status).
 import type { Command } from "commander";
 import { SkillgateError } from "../errors.js";
-import type { OpenSessionOptions } from "../tools/session.js";
+import type { OpenSessionOptions } from "../tools/index.js";
 import type { InitProgress } from "../workspace/index.js";
 
 export interface SessionFlags {

@@ -1,5 +1,5 @@
 // The workflow and the init manifest as the ledger binds them: canonical forms, digests and what changed between two.
-import type { SkillgateConfig } from "../config/schema.js";
+import type { SkillgateConfig } from "../config/index.js";
 import { canonicalJson, sha256Hex } from "./canonical.js";
 
 /** The gate-relevant part of one stage (task and description texts are guidance, not the gate). */

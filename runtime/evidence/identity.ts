@@ -3,7 +3,7 @@ import { randomBytes } from "node:crypto";
 import { chmod, mkdir, readFile } from "node:fs/promises";
 import { dirname } from "node:path";
 import { SkillgateError } from "../errors.js";
-import { writeFileAtomic } from "../workspace/atomic.js";
+import { writeFileAtomic } from "../workspace/index.js";
 
 export interface WorkspaceIdentity {
   version: 1;

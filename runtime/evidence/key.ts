@@ -2,7 +2,7 @@
 import { createHmac, randomBytes } from "node:crypto";
 import { chmod, link, mkdir, readFile, unlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { skillgateHome } from "../config/home.js";
+import { skillgateHome } from "../config/index.js";
 import { SkillgateError } from "../errors.js";
 import { hmacHex } from "./canonical.js";
 import { type LedgerSigner, signerFromSeed } from "./signer.js";

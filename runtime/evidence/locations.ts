@@ -1,7 +1,7 @@
 // Where evidence lives: the secret (master key, per-workspace identities) under SKILLGATE_HOME, the ledger in the workspace.
 import { createHash } from "node:crypto";
 import { join } from "node:path";
-import { skillgateHome } from "../config/home.js";
+import { skillgateHome } from "../config/index.js";
 import type { WorkspacePaths } from "../contracts/index.js";
 
 /**

@@ -1,8 +1,8 @@
 // Turns the exec config (limits, operator grants) and a skill's cache declarations into the limits, network, env and caches of its runs.
 import { join } from "node:path";
-import { skillgateHome } from "../config/home.js";
-import type { ExecConfig } from "../config/schema.js";
-import type { SkillRecord } from "../skills/types.js";
+import type { ExecConfig } from "../config/index.js";
+import { skillgateHome } from "../config/index.js";
+import type { SkillRecord } from "../skills/index.js";
 import { envNameProblem } from "./env.js";
 import type { RunLimits, SandboxLevel } from "./types.js";
 

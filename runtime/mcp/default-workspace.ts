@@ -3,8 +3,8 @@
 import { existsSync } from "node:fs";
 import { cp, mkdir } from "node:fs/promises";
 import { join } from "node:path";
-import { skillgateHome } from "../config/home.js";
-import { packageRoot } from "../workspace/pack-root.js";
+import { skillgateHome } from "../config/index.js";
+import { packageRoot } from "../workspace/index.js";
 
 export const EXAMPLE_TARGET = "buggy-inventory";
 

@@ -3,9 +3,9 @@
 import { resolve } from "node:path";
 import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { z } from "zod";
-import { workspaceRelative } from "../tools/results.js";
-import type { Session } from "../tools/types.js";
-import { resolveWorkspacePlaceholders } from "../workspace/runtime-config.js";
+import type { Session } from "../tools/index.js";
+import { workspaceRelative } from "../tools/index.js";
+import { resolveWorkspacePlaceholders } from "../workspace/index.js";
 import { invalidParams } from "./rpc-error.js";
 
 export const STAGE_PROMPT = "current_stage";

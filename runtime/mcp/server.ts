@@ -9,8 +9,8 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import type { ToolResult } from "../contracts/index.js";
-import { ALL_TOOLS, callTool, fileToolsEnabled, offeredTools } from "../tools/registry.js";
-import type { Session, ToolDefinition } from "../tools/types.js";
+import type { Session, ToolDefinition } from "../tools/index.js";
+import { ALL_TOOLS, callTool, fileToolsEnabled, offeredTools } from "../tools/index.js";
 import { registerPrompts } from "./prompts.js";
 import { invalidParams } from "./rpc-error.js";
 import { registerSkillsExtension, SKILLS_EXTENSION } from "./skills-extension.js";

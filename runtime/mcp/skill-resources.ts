@@ -1,11 +1,9 @@
 // What the Skills Extension serves: the skills ListSkill shows in the current stage, their files, digests and bytes.
 import { extname } from "node:path";
-import type { SkillRecord } from "../skills/types.js";
-import { selectSkills } from "../tools/list-skill.js";
-import { workspaceRelative } from "../tools/results.js";
-import type { Session } from "../tools/types.js";
-import { sha256Bytes } from "../workspace/hash.js";
-import { listWorkspaceDir, readWorkspaceFile } from "../workspace/safe-file.js";
+import type { SkillRecord } from "../skills/index.js";
+import type { Session } from "../tools/index.js";
+import { selectSkills, workspaceRelative } from "../tools/index.js";
+import { listWorkspaceDir, readWorkspaceFile, sha256Bytes } from "../workspace/index.js";
 import { skillUri } from "./skill-uri.js";
 
 /** Largest skill file served (same cap as ReadTextFile). */

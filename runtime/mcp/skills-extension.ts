@@ -2,8 +2,8 @@
 import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { z } from "zod";
 import { isSkillgateError } from "../errors.js";
-import { splitLines } from "../tools/read-text-file.js";
-import type { Session } from "../tools/types.js";
+import type { Session } from "../tools/index.js";
+import { splitLines } from "../tools/index.js";
 import { internalError, invalidParams } from "./rpc-error.js";
 import {
   decodeText,

@@ -1,6 +1,6 @@
 // Serves the tools over stdio: stdout carries only the protocol, logs go to the given stderr writer.
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
-import type { Session } from "../tools/types.js";
+import type { Session } from "../tools/index.js";
 import { createMcpServer } from "./server.js";
 
 export interface StdioServing {

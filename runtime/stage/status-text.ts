@@ -1,5 +1,5 @@
 // Formats the Status tool answer: stages with their state, the current stage's skills and what Complete still needs.
-import type { StageConfig } from "../config/schema.js";
+import type { StageConfig } from "../config/index.js";
 import {
   describeCoverage,
   type EvidenceState,

@@ -1,5 +1,5 @@
 // The stage engine contract: what the tools call to record evidence and to check, validate and complete stages.
-import type { StageConfig } from "../config/schema.js";
+import type { StageConfig } from "../config/index.js";
 import type { ToolResult } from "../contracts/index.js";
 
 export type EvidenceKind = "list" | "read" | "use";

@@ -1,8 +1,8 @@
 // Load-time validation of the workflow: stage names, strict force_use_skill, checker args and skill_list entries.
 import { isAbsolute, join, relative, sep } from "node:path";
 import { SkillgateError } from "../errors.js";
+import type { CatalogSnapshot, Diagnostic } from "../skills/index.js";
 import { normaliseSkillId } from "../skills/index.js";
-import type { CatalogSnapshot, Diagnostic } from "../skills/types.js";
 import { checkerArgProblems } from "./checkers/index.js";
 
 /** The part of the config the workflow check reads; raw (unvalidated) data is accepted and checked defensively. */

@@ -1,8 +1,7 @@
 // CopyFile (UCAgent): copy a workspace file (read anywhere inside) to a destination inside the writable folders.
 import { z } from "zod";
 import type { ToolResult } from "../contracts/index.js";
-import { statWorkspacePathIfExists } from "../workspace/safe-file.js";
-import { copyWorkspaceFile } from "../workspace/safe-write.js";
+import { copyWorkspaceFile, statWorkspacePathIfExists } from "../workspace/index.js";
 import {
   fileErrorResult,
   filePolicy,

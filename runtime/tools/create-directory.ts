@@ -1,8 +1,7 @@
 // CreateDirectory (UCAgent): create a folder inside the writable folders, optionally with its parents.
 import { z } from "zod";
 import type { ToolResult } from "../contracts/index.js";
-import { statWorkspacePathIfExists } from "../workspace/safe-file.js";
-import { mkdirWorkspace } from "../workspace/safe-write.js";
+import { mkdirWorkspace, statWorkspacePathIfExists } from "../workspace/index.js";
 import { fileErrorResult, filePolicy, precheckWrite } from "./file-common.js";
 import { errorResult, okResult } from "./results.js";
 import type { Session, ToolDefinition } from "./types.js";

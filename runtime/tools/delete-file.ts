@@ -1,8 +1,7 @@
 // DeleteFile (UCAgent): delete a file, or a folder (recursive on request), inside the writable folders only.
 import { z } from "zod";
 import type { ToolResult } from "../contracts/index.js";
-import { readWorkspaceFile, statWorkspacePathIfExists } from "../workspace/safe-file.js";
-import { removeWorkspacePath } from "../workspace/safe-write.js";
+import { readWorkspaceFile, removeWorkspacePath, statWorkspacePathIfExists } from "../workspace/index.js";
 import { sha256Arg } from "./edit-text-file.js";
 import { fileErrorResult, filePolicy, precheckWrite, withPathLock } from "./file-common.js";
 import { errorResult, okResult } from "./results.js";

@@ -4,9 +4,13 @@ import { posix, relative, resolve, sep } from "node:path";
 import { createTwoFilesPatch } from "diff";
 import type { ToolResult } from "../contracts/index.js";
 import { SkillgateError } from "../errors.js";
-import { resolveWorkspacePlaceholders } from "../workspace/runtime-config.js";
-import { readWorkspaceText, statWorkspacePathIfExists } from "../workspace/safe-file.js";
-import { type WritePolicy, writeAllowed } from "../workspace/safe-write.js";
+import {
+  readWorkspaceText,
+  resolveWorkspacePlaceholders,
+  statWorkspacePathIfExists,
+  type WritePolicy,
+  writeAllowed,
+} from "../workspace/index.js";
 import { errorResult } from "./results.js";
 import type { Session } from "./types.js";
 

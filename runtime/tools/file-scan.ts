@@ -1,6 +1,6 @@
 // Walking and sniffing workspace files for the listing/search tools, always through the safe file layer.
 import { SkillgateError } from "../errors.js";
-import { listWorkspaceDir, readWorkspaceFilePrefix, type SafeListEntry } from "../workspace/safe-file.js";
+import { listWorkspaceDir, readWorkspaceFilePrefix, type SafeListEntry } from "../workspace/index.js";
 import { fnmatchRegExp } from "./file-common.js";
 
 /** Most entries one listing/search walks. */

@@ -2,7 +2,7 @@
 import { z } from "zod";
 import type { ToolResult } from "../contracts/index.js";
 import { SkillgateError } from "../errors.js";
-import { listWorkspaceDir, readWorkspaceText, statWorkspacePath } from "../workspace/safe-file.js";
+import { listWorkspaceDir, readWorkspaceText, statWorkspacePath } from "../workspace/index.js";
 import { fileErrorResult, humanSize, MAX_TEXT_BYTES } from "./file-common.js";
 import { isTextFile } from "./file-scan.js";
 import { splitLines } from "./read-text-file.js";

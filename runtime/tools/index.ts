@@ -4,9 +4,23 @@ export { checkTool } from "./check.js";
 export { completeTool } from "./complete.js";
 export type { ListedSkill } from "./list-skill.js";
 export { formatSkillList, listSkill, listSkillTool, selectSkills } from "./list-skill.js";
-export { MAX_FILE_BYTES, MAX_READ_CHARS, readTextFile, readTextFileTool } from "./read-text-file.js";
-export { ALL_TOOLS, callTool, findTool, TOOL_EXAMPLES, toolsFor } from "./registry.js";
-export { skillsDisabledResult } from "./results.js";
+export {
+  MAX_FILE_BYTES,
+  MAX_READ_CHARS,
+  readTextFile,
+  readTextFileTool,
+  splitLines,
+} from "./read-text-file.js";
+export {
+  ALL_TOOLS,
+  callTool,
+  fileToolsEnabled,
+  findTool,
+  offeredTools,
+  TOOL_EXAMPLES,
+  toolsFor,
+} from "./registry.js";
+export { skillsDisabledResult, workspaceRelative } from "./results.js";
 export type { CommandRecord } from "./run-skill-script.js";
 export { parseCommandList, runSkillScript, runSkillScriptTool } from "./run-skill-script.js";
 export type { OpenedSession, OpenSessionOptions, SkillFlags } from "./session.js";

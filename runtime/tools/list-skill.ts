@@ -2,8 +2,8 @@
 import { z } from "zod";
 import type { ToolResult } from "../contracts/index.js";
 import { RESTORE_SKILLS_HINT } from "../evidence/index.js";
+import type { SkillRecord } from "../skills/index.js";
 import { normaliseSkillId } from "../skills/index.js";
-import type { SkillRecord } from "../skills/types.js";
 import {
   errorResult,
   okResult,

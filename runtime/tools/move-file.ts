@@ -1,8 +1,7 @@
 // MoveFile (UCAgent): move or rename a file; both source and destination must be inside the writable folders.
 import { z } from "zod";
 import type { ToolResult } from "../contracts/index.js";
-import { statWorkspacePathIfExists } from "../workspace/safe-file.js";
-import { moveWorkspacePath } from "../workspace/safe-write.js";
+import { moveWorkspacePath, statWorkspacePathIfExists } from "../workspace/index.js";
 import {
   fileErrorResult,
   filePolicy,

@@ -3,8 +3,8 @@ import { realpath } from "node:fs/promises";
 import { z } from "zod";
 import type { ToolResult } from "../contracts/index.js";
 import { SkillgateError } from "../errors.js";
-import type { ReadRange } from "../stage/types.js";
-import { readWorkspaceText, type SafeTextResult } from "../workspace/safe-file.js";
+import type { ReadRange } from "../stage/index.js";
+import { readWorkspaceText, type SafeTextResult } from "../workspace/index.js";
 import { errorResult, okResult, resultFromError } from "./results.js";
 import type { Session, ToolDefinition } from "./types.js";
 

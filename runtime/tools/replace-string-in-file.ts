@@ -2,7 +2,7 @@
 import { z } from "zod";
 import type { ToolResult } from "../contracts/index.js";
 import { SkillgateError } from "../errors.js";
-import { writeWorkspaceFile } from "../workspace/safe-write.js";
+import { writeWorkspaceFile } from "../workspace/index.js";
 import { sha256Arg } from "./edit-text-file.js";
 import {
   changedSinceRead,

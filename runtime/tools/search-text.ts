@@ -2,7 +2,7 @@
 import { z } from "zod";
 import type { ToolResult } from "../contracts/index.js";
 import { SkillgateError } from "../errors.js";
-import { readWorkspaceText, statWorkspacePathIfExists } from "../workspace/safe-file.js";
+import { readWorkspaceText, statWorkspacePathIfExists } from "../workspace/index.js";
 import { fileErrorResult, fnmatchRegExp, MAX_TEXT_BYTES } from "./file-common.js";
 import { hasHiddenSegment, isTextFile, matchPatternList, walkWorkspace } from "./file-scan.js";
 import { RegexRunner, RegexTimeout } from "./regex-worker.js";

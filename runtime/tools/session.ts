@@ -1,11 +1,11 @@
 // Opens a workspace for the tools: layered config, init when needed, runtime config, live skill catalog, stage engine.
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
+import type { SkillgateConfig } from "../config/index.js";
 import { loadConfig, skillFlagsFromArgv, skillgateHome } from "../config/index.js";
-import type { SkillgateConfig } from "../config/schema.js";
 import { workspacePaths } from "../contracts/index.js";
+import type { CatalogSnapshot } from "../skills/index.js";
 import { createCatalog, scanSkillRoot } from "../skills/index.js";
-import type { CatalogSnapshot } from "../skills/types.js";
 import { createStageEngine, validateWorkflow } from "../stage/index.js";
 import { type InitProgress, type InitReport, initWorkspace, readRuntimeConfig } from "../workspace/index.js";
 import type { Session } from "./types.js";

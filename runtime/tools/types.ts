@@ -1,9 +1,9 @@
 // The contract every agent tool implements, and the per-workspace session the handlers receive (tools and above).
 import type { z } from "zod";
-import type { SkillgateConfig } from "../config/schema.js";
+import type { SkillgateConfig } from "../config/index.js";
 import type { RuntimeConfig, ToolName, ToolResult, WorkspacePaths } from "../contracts/index.js";
-import type { CatalogSnapshot } from "../skills/types.js";
-import type { StageEngine } from "../stage/types.js";
+import type { CatalogSnapshot } from "../skills/index.js";
+import type { StageEngine } from "../stage/index.js";
 
 export interface Session {
   paths: WorkspacePaths;

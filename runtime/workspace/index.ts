@@ -2,7 +2,7 @@
 
 export type { AtomicWriteOptions } from "./atomic.js";
 export { writeFileAtomic } from "./atomic.js";
-export { sha256File } from "./hash.js";
+export { sha256Bytes, sha256File } from "./hash.js";
 export type { GuideReport, InitManifest, InitOptions, InitProgress, InitReport } from "./init.js";
 export { initWorkspace } from "./init.js";
 export type { LockOptions } from "./lock.js";
@@ -30,6 +30,7 @@ export type {
 export {
   listWorkspaceDir,
   readWorkspaceFile,
+  readWorkspaceFilePrefix,
   readWorkspaceText,
   SAFE_READ_MAX_BYTES,
   statWorkspacePath,

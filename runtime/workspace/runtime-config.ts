@@ -1,7 +1,7 @@
 // <ws>/.ucagent/runtime_config.json: building it from the config, reading it back, and {OUT}/{DUT} placeholders.
 import { readFile } from "node:fs/promises";
 import { resolve } from "node:path";
-import type { SkillgateConfig } from "../config/schema.js";
+import type { SkillgateConfig } from "../config/index.js";
 import type { WorkspacePaths } from "../contracts/index.js";
 import { type RuntimeConfig, RuntimeConfigSchema } from "../contracts/index.js";
 import { SkillgateError } from "../errors.js";

@@ -48,13 +48,13 @@ export function register(program: Command, io: CliIO): void {
       const args = parseArgs(json);
       const options = sessionOptionsFrom(flags, flags.workspace);
       // A workspace served on a socket (an authority) is called there: this process never opens its state or key.
-      const { callThroughServer } = await import("../../authority/call.js");
+      const { callThroughServer } = await import("../../authority/index.js");
       const served = await callThroughServer(options, tool, args);
       let result = served;
       if (!result) {
         // Loaded on use so `skillgate --help` and other verbs start fast.
-        const { openSession } = await import("../../tools/session.js");
-        const { callTool } = await import("../../tools/registry.js");
+        const { openSession } = await import("../../tools/index.js");
+        const { callTool } = await import("../../tools/index.js");
         const session = await openSession({
           ...options,
           catalog: "static",

@@ -28,8 +28,8 @@ export function register(program: Command, io: CliIO): void {
     )
     .action(async (flags: ConnectFlags) => {
       try {
-        const { openSocket } = await import("../../authority/client.js");
-        const { readServerRecord } = await import("../../authority/record.js");
+        const { openSocket } = await import("../../authority/index.js");
+        const { readServerRecord } = await import("../../authority/index.js");
         let socketPath = flags.socket;
         const record = flags.workspace ? await readServerRecord(flags.workspace) : null;
         if (!socketPath) {
@@ -47,7 +47,7 @@ export function register(program: Command, io: CliIO): void {
           }
           socketPath = record.socket;
         }
-        const { relayStdio } = await import("../../authority/client.js");
+        const { relayStdio } = await import("../../authority/index.js");
         const socket = await openSocket(socketPath, record);
         let inputEnded = false;
         process.stdin.once("end", () => {

@@ -1,8 +1,8 @@
 // The evidence side of `skillgate init`: `--adopt` of a moved/copied ledger, and the fingerprint and recorded changes.
-import { skillgateHome } from "../../config/home.js";
+import { skillgateHome } from "../../config/index.js";
 import { workspacePaths } from "../../contracts/index.js";
 import { EvidenceLedger, type LedgerIdentity } from "../../evidence/index.js";
-import type { OpenedSession } from "../../tools/session.js";
+import type { OpenedSession } from "../../tools/index.js";
 
 export interface Adopted {
   from: LedgerIdentity;

@@ -2,10 +2,9 @@
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import type { Command } from "commander";
-import { skillFlagsFromArgv } from "../../config/flags.js";
-import { loadConfig } from "../../config/index.js";
+import { loadConfig, skillFlagsFromArgv } from "../../config/index.js";
 import { scanSkillRoot } from "../../skills/index.js";
-import { assertWorkflowStartable, validateWorkflow } from "../../stage/workflow.js";
+import { assertWorkflowStartable, validateWorkflow } from "../../stage/index.js";
 import { type InitProgress, type InitReport, initWorkspace } from "../../workspace/index.js";
 import { type CliIO, reportError } from "../io.js";
 
@@ -98,7 +97,7 @@ export function register(program: Command, io: CliIO): void {
   command.action(async (workspace: string, flags: InitFlags) => {
     try {
       // Only the owner of the state folder (the authority, in authority mode) may re-initialise it.
-      const { refuseForeignState } = await import("../../authority/mode.js");
+      const { refuseForeignState } = await import("../../authority/index.js");
       const { workspacePaths } = await import("../../contracts/index.js");
       await refuseForeignState(workspacePaths(workspace), process.getuid?.() ?? -1);
       const skillFlags = skillFlagsFromArgv(skillArgv);
@@ -128,7 +127,7 @@ export function register(program: Command, io: CliIO): void {
         `workspace ${report.workspace}`,
       );
       // The engine binds the workflow and manifest in the signed ledger, recording what this init changed.
-      const { openSession } = await import("../../tools/session.js");
+      const { openSession } = await import("../../tools/index.js");
       const session = await openSession({
         workspace,
         configFile: flags.config,

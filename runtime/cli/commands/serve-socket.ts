@@ -1,8 +1,7 @@
 // `skillgate serve --socket PATH` / `serve --authority`: serve a workspace on a unix socket until SIGINT/SIGTERM.
 import { resolve } from "node:path";
 import { SkillgateError } from "../../errors.js";
-import { checkBindPolicy } from "../../mcp/http-guard.js";
-import { parseListenAddress } from "../../mcp/listen-address.js";
+import { checkBindPolicy, parseListenAddress } from "../../mcp/index.js";
 import type { CliIO } from "../io.js";
 import { initProgressPrinter, sessionOptionsFrom } from "../session-options.js";
 import { connectHelp, httpAuthFrom, type ServeFlags, selfCommand } from "./serve.js";
@@ -55,7 +54,7 @@ export async function runSocketServe(
       "--same-user-ok only applies to --authority; add --authority or drop it",
     );
   }
-  const { startSocketServer } = await import("../../authority/serve.js");
+  const { startSocketServer } = await import("../../authority/index.js");
   const server = await startSocketServer({
     workspace: resolve(flags.workspace),
     authority: flags.authority === true,

@@ -2,11 +2,16 @@
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import type { Command } from "commander";
-import type { SkillgateConfig } from "../../config/schema.js";
+import type { SkillgateConfig } from "../../config/index.js";
 import { SkillgateError } from "../../errors.js";
-import { defaultWorkspace, prepareDefaultWorkspace } from "../../mcp/default-workspace.js";
-import { checkBindPolicy, type HttpAuthOptions, readTokenFile } from "../../mcp/http-guard.js";
-import { parseListenAddress } from "../../mcp/listen-address.js";
+import {
+  checkBindPolicy,
+  defaultWorkspace,
+  type HttpAuthOptions,
+  parseListenAddress,
+  prepareDefaultWorkspace,
+  readTokenFile,
+} from "../../mcp/index.js";
 import { type CliIO, reportError } from "../io.js";
 import { connectHelp, reproducibleServeArgs, selfCommand } from "../serve-args.js";
 import {
@@ -167,9 +172,9 @@ export function register(program: Command, io: CliIO): void {
         );
       }
       // Loaded on use so `skillgate --help` and other verbs start fast.
-      const { openSession } = await import("../../tools/session.js");
-      const { serveHttp } = await import("../../mcp/http.js");
-      const { serveStdio } = await import("../../mcp/stdio.js");
+      const { openSession } = await import("../../tools/index.js");
+      const { serveHttp } = await import("../../mcp/index.js");
+      const { serveStdio } = await import("../../mcp/index.js");
       const session = await openSession({
         ...sessionOptionsFrom(flags, resolve(workspace)),
         ...(flags.fileTools === false ? { fileTools: false } : {}),
@@ -179,7 +184,7 @@ export function register(program: Command, io: CliIO): void {
         onProgress: initProgressPrinter(log),
       });
       if (!existsSync(session.runtime.DUT)) log(`warning: ${dutMissingWarning(session.runtime.DUT)}`);
-      const { findExecutable } = await import("../../exec/runner.js");
+      const { findExecutable } = await import("../../exec/index.js");
       const sandbox = sandboxStartWarning(session.config, process.env, (name) => findExecutable(name));
       if (sandbox) log(`warning: ${sandbox}`);
       const raw = self.parent?.args ?? [];

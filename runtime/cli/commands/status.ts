@@ -1,8 +1,8 @@
 // `skillgate status`: the workflow's stage table and, for the current stage, per-skill evidence (Listed/Read/Used/Not Applicable).
 import type { Command } from "commander";
 import { pythonHookNotes } from "../../skills/index.js";
-import type { StageView } from "../../stage/types.js";
-import type { Session } from "../../tools/types.js";
+import type { StageView } from "../../stage/index.js";
+import type { Session } from "../../tools/index.js";
 import { type CliIO, reportError } from "../io.js";
 import {
   addSessionOptions,
@@ -144,20 +144,20 @@ export function register(program: Command, io: CliIO): void {
   command.action(async (flags: SessionFlags) => {
     try {
       // A workspace kept by a socket server (an authority) answers through it: its state may not be ours to open.
-      const { statusThroughServer } = await import("../../authority/call.js");
+      const { statusThroughServer } = await import("../../authority/index.js");
       const served = await statusThroughServer(sessionOptionsFrom(flags, flags.workspace));
       if (served) {
         io.out(flags.json ? JSON.stringify(served.json, null, 2) : served.text);
         return;
       }
-      const { openSession } = await import("../../tools/session.js");
+      const { openSession } = await import("../../tools/index.js");
       const session = await openSession({
         ...sessionOptionsFrom(flags, flags.workspace),
         catalog: "static",
         onProgress: initProgressPrinter((text) => io.err(io.colour("dim", text))),
       });
       // Ledger health first: a refused ledger (other home, moved, replay) is shown, not hidden behind an error.
-      const { ledgerHealthLines } = await import("../../evidence/health-text.js");
+      const { ledgerHealthLines } = await import("../../evidence/index.js");
       const health = (await session.engine.ledgerHealth?.()) ?? { health: "unknown" };
       if (health.health === "refused") {
         const problem = health.problem as { code: string; message: string };

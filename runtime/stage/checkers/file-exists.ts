@@ -1,6 +1,6 @@
 // Checker `file_exists`: every path exists and is non-empty (a file with bytes, or a folder with entries).
 import { z } from "zod";
-import { listWorkspaceDir, statWorkspacePath } from "../../workspace/safe-file.js";
+import { listWorkspaceDir, statWorkspacePath } from "../../workspace/index.js";
 import { displayPath, fileProblem, resolveArgPath } from "./files.js";
 import type { CheckerKind } from "./types.js";
 

@@ -1,7 +1,7 @@
 // Path helpers shared by checkers: resolve against the workspace, show paths workspace-relative, read through the safe reader.
 import { isAbsolute, relative, resolve } from "node:path";
 import { SkillgateError } from "../../errors.js";
-import { readWorkspaceText } from "../../workspace/safe-file.js";
+import { readWorkspaceText } from "../../workspace/index.js";
 import type { CheckerContext } from "./types.js";
 
 /** Largest file a checker reads. */

@@ -1,5 +1,5 @@
 // The registry of built-in checker kinds and the runner that validates args, expands placeholders and runs one checker.
-import type { CheckerConfig } from "../../config/schema.js";
+import type { CheckerConfig } from "../../config/index.js";
 import { resolveWorkspacePlaceholders } from "../../workspace/index.js";
 import { command } from "./command.js";
 import { fileExists } from "./file-exists.js";
