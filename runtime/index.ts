@@ -1,8 +1,14 @@
 // The skillgate library API (named exports only): sessions, tools, MCP server, config, workspace, skills, exec, stages.
 
-export type { CheckerConfig, ExecConfig, SkillgateConfig, StageConfig } from "./config/index.js";
+export type {
+  CheckerConfig,
+  ExecConfig,
+  RuntimeConfig,
+  SkillgateConfig,
+  StageConfig,
+} from "./config/index.js";
 export { ConfigSchema, loadConfig, skillFlagsFromArgv, skillgateHome } from "./config/index.js";
-export type { RuntimeConfig, ToolName, ToolResult, WorkspacePaths } from "./contracts/index.js";
+export type { ToolName, ToolResult, WorkspacePaths } from "./contracts/index.js";
 export { TOOL_NAMES, workspacePaths } from "./contracts/index.js";
 export type { ErrorCode } from "./errors.js";
 export { ERROR_CODES, isSkillgateError, SkillgateError } from "./errors.js";

@@ -1,7 +1,7 @@
 // `skillgate --version`: the version of the installed package (read from its package.json).
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { packageRoot } from "../workspace/index.js";
+import { packageRoot } from "../contracts/index.js";
 
 export function skillgateVersion(): string {
   const manifest = JSON.parse(readFileSync(join(packageRoot(), "package.json"), "utf8")) as {

@@ -8,6 +8,8 @@ export type { LoadConfigOptions, LoadedConfig, SkillFlags } from "./load.js";
 export { defaultConfigFile, FLAGS_SOURCE, loadConfig } from "./load.js";
 export type { ConfigProblem } from "./problems.js";
 export { formatKeyPath } from "./problems.js";
+export type { RuntimeConfig } from "./runtime-config.js";
+export { RuntimeConfigSchema } from "./runtime-config.js";
 export type { CheckerConfig, ExecConfig, SkillgateConfig, StageConfig } from "./schema.js";
 export {
   CheckerSchema,

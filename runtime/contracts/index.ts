@@ -1,8 +1,7 @@
-// Public API of the contracts layer: the types and schemas every other folder shares (it imports only errors.ts).
+// Public API of the contracts layer: what every other folder shares; imports only errors.ts and node:, so it costs nothing to load.
 
+export { bundledPackRoot, packageRoot } from "./pack-root.js";
 export type { WorkspacePaths } from "./paths.js";
 export { workspacePaths } from "./paths.js";
-export type { RuntimeConfig } from "./runtime-config.js";
-export { RuntimeConfigSchema } from "./runtime-config.js";
 export type { ToolName, ToolResult } from "./tool.js";
 export { TOOL_NAMES } from "./tool.js";

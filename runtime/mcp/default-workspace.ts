@@ -4,7 +4,7 @@ import { existsSync } from "node:fs";
 import { cp, mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import { skillgateHome } from "../config/index.js";
-import { packageRoot } from "../workspace/index.js";
+import { packageRoot } from "../contracts/index.js";
 
 export const EXAMPLE_TARGET = "buggy-inventory";
 

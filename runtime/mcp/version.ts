@@ -1,7 +1,7 @@
 // The server version MCP clients see in serverInfo: skillgate's own package.json, read once.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { packageRoot } from "../workspace/index.js";
+import { packageRoot } from "../contracts/index.js";
 
 let cached: string | undefined;
 

@@ -1,7 +1,9 @@
 // The stage engine: records evidence in the ledger, runs Check, SetSkillUsage and the gated Complete, loads hooks.
 import { join, relative, sep } from "node:path";
+import type { RuntimeConfig } from "../config/index.js";
 import type { SkillgateConfig, StageConfig } from "../config/schema.js";
-import type { RuntimeConfig, ToolResult, WorkspacePaths } from "../contracts/index.js";
+import type { ToolResult, WorkspacePaths } from "../contracts/index.js";
+import { bundledPackRoot } from "../contracts/index.js";
 import { isSkillgateError } from "../errors.js";
 import { ledgerHealthLines } from "../evidence/health-text.js";
 import {
@@ -28,7 +30,6 @@ import {
 import { normaliseSkillId } from "../skills/index.js";
 import type { CatalogSnapshot, Diagnostic, SkillRecord } from "../skills/types.js";
 import { readManifest, verifyCopiedFile } from "../workspace/index.js";
-import { bundledPackRoot } from "../workspace/pack-root.js";
 import { readWorkspaceFile } from "../workspace/safe-file.js";
 import { type CheckerOutcome, runChecker } from "./checkers/index.js";
 import { fingerprintOutputs, type OutputFingerprint } from "./fingerprint.js";

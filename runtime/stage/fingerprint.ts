@@ -1,7 +1,7 @@
 // Fingerprints a stage's output files through the safe-file module so a Check only counts for the files it saw.
 import { createHash } from "node:crypto";
 import { isAbsolute, relative, resolve, sep } from "node:path";
-import type { RuntimeConfig } from "../contracts/index.js";
+import type { RuntimeConfig } from "../config/index.js";
 import { isSkillgateError } from "../errors.js";
 import {
   type EntryKind,

@@ -1,7 +1,7 @@
 // The contract every agent tool implements, and the per-workspace session the handlers receive (tools and above).
 import type { z } from "zod";
-import type { SkillgateConfig } from "../config/index.js";
-import type { RuntimeConfig, ToolName, ToolResult, WorkspacePaths } from "../contracts/index.js";
+import type { RuntimeConfig, SkillgateConfig } from "../config/index.js";
+import type { ToolName, ToolResult, WorkspacePaths } from "../contracts/index.js";
 import type { CatalogSnapshot } from "../skills/index.js";
 import type { StageEngine } from "../stage/index.js";
 

@@ -9,7 +9,6 @@ export type { LockOptions } from "./lock.js";
 export { withWorkspaceLock } from "./lock.js";
 export type { CopyManifest, ManifestEntry } from "./manifest.js";
 export { readManifest } from "./manifest.js";
-export { bundledPackRoot, packageRoot } from "./pack-root.js";
 export type { CopyPlan, PlannedFile } from "./plan.js";
 export { findGuideDir, GUIDE_DIR_NAME, planCopy, planGuides } from "./plan.js";
 export {

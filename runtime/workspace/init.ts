@@ -14,15 +14,14 @@ import {
   unlink,
 } from "node:fs/promises";
 import { dirname, join } from "node:path";
+import type { RuntimeConfig } from "../config/index.js";
 import type { SkillgateConfig } from "../config/schema.js";
-import type { RuntimeConfig } from "../contracts/index.js";
-import { type WorkspacePaths, workspacePaths } from "../contracts/index.js";
+import { bundledPackRoot, type WorkspacePaths, workspacePaths } from "../contracts/index.js";
 import { SkillgateError } from "../errors.js";
 import { writeFileAtomic } from "./atomic.js";
 import { sha256File } from "./hash.js";
 import { withWorkspaceLock } from "./lock.js";
 import { type CopyManifest, type ManifestEntry, readManifest } from "./manifest.js";
-import { bundledPackRoot } from "./pack-root.js";
 import { findGuideDir, GUIDE_DIR_NAME, type PlannedFile, planCopy, planGuides } from "./plan.js";
 import { buildRuntimeConfig } from "./runtime-config.js";
 

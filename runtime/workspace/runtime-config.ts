@@ -2,8 +2,8 @@
 import { readFile } from "node:fs/promises";
 import { resolve } from "node:path";
 import type { SkillgateConfig } from "../config/index.js";
+import { type RuntimeConfig, RuntimeConfigSchema } from "../config/index.js";
 import type { WorkspacePaths } from "../contracts/index.js";
-import { type RuntimeConfig, RuntimeConfigSchema } from "../contracts/index.js";
 import { SkillgateError } from "../errors.js";
 
 export function buildRuntimeConfig(

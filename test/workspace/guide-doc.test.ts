@@ -3,8 +3,8 @@ import { createHash } from "node:crypto";
 import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { workspacePaths } from "../../runtime/contracts/index.js";
-import { bundledPackRoot, type InitManifest, initWorkspace } from "../../runtime/workspace/index.js";
+import { bundledPackRoot, workspacePaths } from "../../runtime/contracts/index.js";
+import { type InitManifest, initWorkspace } from "../../runtime/workspace/index.js";
 import { configWith, listFiles, modeOf, tempDir } from "./helpers.js";
 
 let tmp: ReturnType<typeof tempDir>;

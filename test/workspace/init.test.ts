@@ -11,14 +11,9 @@ import {
 } from "node:fs";
 import { dirname, join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { workspacePaths } from "../../runtime/contracts/index.js";
+import { bundledPackRoot, packageRoot, workspacePaths } from "../../runtime/contracts/index.js";
 import { SkillgateError } from "../../runtime/errors.js";
-import {
-  bundledPackRoot,
-  type CopyManifest,
-  initWorkspace,
-  packageRoot,
-} from "../../runtime/workspace/index.js";
+import { type CopyManifest, initWorkspace } from "../../runtime/workspace/index.js";
 import {
   configWith,
   copyFixture,

@@ -1,6 +1,6 @@
 // The shape every built-in checker kind implements: a zod schema for its args and a run that explains failures.
 import type { z } from "zod";
-import type { RuntimeConfig } from "../../contracts/index.js";
+import type { RuntimeConfig } from "../../config/index.js";
 
 export interface CheckerContext {
   /** Absolute workspace root: relative paths in args resolve against it. */

@@ -1,4 +1,4 @@
-// The shape of <ws>/.ucagent/runtime_config.json: one zod schema, and the type inferred from it.
+// The shape of <ws>/.ucagent/runtime_config.json: one zod schema and the type inferred from it (here, not in contracts/, so contracts/ loads no zod).
 import { z } from "zod";
 
 export const RuntimeConfigSchema = z.object({
