@@ -1,6 +1,16 @@
 // The hostile-script suite through the tools: every script of scripts/ runs by RunSkillScript as an extra skill of an initialised workspace.
 import { type ChildProcess, spawn } from "node:child_process";
-import { linkSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  linkSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { createServer, type Server } from "node:net";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -267,11 +277,14 @@ describe.sequential("hostile script names and skill declarations are refused bef
         `script "hard_out.py" at ${skillFolder}/scripts/hard_out.py has 2 hard links, so its content may be a file from outside the skill; fix: replace it with a plain copy`,
     ],
   ])("script name %j → SCRIPT_PATH_INVALID, nothing runs", async (name, reason) => {
-    // Planted in the workspace copy, as an agent with file access could.
+    // Planted in the workspace copy, as an agent with a shell as the same user could (init made it read-only).
     const link = join(scriptsDir(), "link_out.py");
     const hard = join(scriptsDir(), "hard_out.py");
+    const mode = statSync(scriptsDir()).mode & 0o7777;
+    chmodSync(scriptsDir(), mode | 0o700);
     symlinkSync(mainCtx.secretPath, link);
     linkSync(mainCtx.secretPath, hard);
+    chmodSync(scriptsDir(), mode);
     try {
       const result = await main.run("hostile", name);
       expect(result.isError).toBe(true);
@@ -281,8 +294,10 @@ describe.sequential("hostile script names and skill declarations are refused bef
       );
       expect(result.structured.commands).toBeUndefined();
     } finally {
+      chmodSync(scriptsDir(), mode | 0o700);
       rmSync(link, { force: true });
       rmSync(hard, { force: true });
+      chmodSync(scriptsDir(), mode);
     }
   });
 
