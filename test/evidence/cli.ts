@@ -37,13 +37,19 @@ export async function callCli(
     ["call", tool, JSON.stringify(args), "--workspace", where.ws, "--config", where.configFile, "--json"],
     where.env,
   );
-  let json: CliResult["json"];
+  let parsed: Record<string, unknown>;
   try {
-    json = JSON.parse(out.stdout);
+    parsed = JSON.parse(out.stdout);
   } catch {
     throw new Error(
       `skillgate call ${tool} printed no JSON (exit ${out.exit}): ${out.stdout}\n${out.stderr}`,
     );
   }
+  // A refusal before the tool ran (opening the session) prints {ok: false, error}; shown like a tool error.
+  const error = parsed.error as { code: string; message: string } | undefined;
+  const json =
+    parsed.ok === false && error
+      ? { isError: true, code: error.code, text: error.message }
+      : (parsed as unknown as CliResult["json"]);
   return { ...out, json };
 }
