@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { DEFAULT_SANDBOX_UID, sandboxIdentity } from "../../runtime/exec/identity.js";
 import { survivors } from "../support/host-probes.js";
-import { type Bed, type Canaries, hostCanaries, makeBed, plantGit, record } from "./tool-bed.js";
+import { type Bed, type Canaries, hostCanaries, makeBed, plantGit, record, useBedHome } from "./tool-bed.js";
 
 const ROOT = process.getuid?.() === 0;
 /** Host uid the sandbox's files belong to: the dedicated uid when skillgate is root, else the user's own. */
@@ -74,6 +74,7 @@ const hostAddress = Object.values(networkInterfaces())
 
 let bed: Bed;
 let canaries: Canaries;
+let restoreHome: (() => void) | undefined;
 let before: Record<string, string>;
 let loopback: Server;
 let external: Server;
@@ -129,6 +130,7 @@ beforeAll(async () => {
   writeFileSync(join(bed.ws, "realgit", "config"), "[core]\n");
   mkdirSync(join(bed.ws, "wt"), { recursive: true });
   writeFileSync(join(bed.ws, "wt", ".git"), "gitdir: ../realgit\n");
+  restoreHome = useBedHome(bed);
   canaries = hostCanaries(bed, [join(bed.ws, "realgit", "config")]);
   const serve = () =>
     createServer((socket) => {
@@ -146,6 +148,7 @@ beforeAll(async () => {
 });
 
 afterAll(() => {
+  restoreHome?.();
   for (const server of [loopback, external, abstract]) server?.close();
   if (canaries) execFileSync("keyctl", ["unlink", canaries.keyId, "@u"], { stdio: "ignore" });
   bed?.cleanup();

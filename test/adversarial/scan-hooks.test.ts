@@ -3,7 +3,7 @@ import { execFileSync } from "node:child_process";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { survivors } from "../support/host-probes.js";
-import { type Bed, type Canaries, hostCanaries, makeBed, record } from "./tool-bed.js";
+import { type Bed, type Canaries, hostCanaries, makeBed, record, useBedHome } from "./tool-bed.js";
 
 /** A hooks.ts whose real code is hidden in base64 (rule js.base64-eval, critical); it never loads here. */
 const HOSTILE_HOOKS =
@@ -13,6 +13,7 @@ const BASE64_EVAL =
 
 let bed: Bed;
 let canaries: Canaries;
+let restoreHome: (() => void) | undefined;
 let before: Record<string, string>;
 
 beforeAll(async () => {
@@ -34,11 +35,13 @@ beforeAll(async () => {
       skill_overrides: { "ext/hookbomb-l2": { sandbox_level: 2 } },
     },
   });
+  restoreHome = useBedHome(bed);
   canaries = hostCanaries(bed);
   before = canaries.snapshot();
 });
 
 afterAll(() => {
+  restoreHome?.();
   if (canaries) execFileSync("keyctl", ["unlink", canaries.keyId, "@u"], { stdio: "ignore" });
   bed?.cleanup();
 });

@@ -204,3 +204,16 @@ export function plantGit(bed: Bed): void {
     execFileSync("git", ["init", "-q", repo], { env: { ...process.env, HOME: bed.home } });
   }
 }
+
+/**
+ * Points this process's SKILLGATE_HOME at the bed's: RunSkillScript reads the host environment (not the session's)
+ * for the `.ts` cache, which would otherwise land in the real ~/.skillgate. Returns the restore function.
+ */
+export function useBedHome(bed: Bed): () => void {
+  const saved = process.env.SKILLGATE_HOME;
+  process.env.SKILLGATE_HOME = bed.env.SKILLGATE_HOME;
+  return () => {
+    if (saved === undefined) delete process.env.SKILLGATE_HOME;
+    else process.env.SKILLGATE_HOME = saved;
+  };
+}
