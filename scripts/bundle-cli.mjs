@@ -92,20 +92,22 @@ if (verbs.length === 0) throw new Error("no verbs found in runtime/cli/commands/
 const { TOOL_NAMES: tools } = await import(pathToFileURL(join(repo, "dist", "runtime", "contracts", "tool.js")).href);
 if (!Array.isArray(tools) || tools.length === 0) throw new Error("no tool names in dist/runtime/contracts/tool.js");
 
+// CommonJS, so a start pays for no ES module loader (nor the ES facades of node:fs & co., ~8 ms a start); the
+// package is "type": "module", hence dist/runtime/cli/package.json below. Only main.js is left in that folder:
+// tsc's other outputs there are ES modules nothing loads (the bundle holds the CLI) and would not parse as CommonJS.
 const launcher = `#!/usr/bin/env node
 // The skillgate command (written by scripts/bundle-cli.mjs): runs the one-file bundle from a V8 code cache.
-import { openSync, readFileSync, renameSync, writeSync, closeSync } from "node:fs";
-import { createRequire } from "node:module";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
-import vm from "node:vm";
+"use strict";
+const { closeSync, openSync, readFileSync, renameSync, writeSync } = require("node:fs");
+const { createRequire } = require("node:module");
+const { dirname, join } = require("node:path");
+const vm = require("node:vm");
 
-const here = dirname(fileURLToPath(import.meta.url));
-const bundle = join(here, "..", "..", "cli", "skillgate.cjs");
+const bundle = join(__dirname, "..", "..", "cli", "skillgate.cjs");
 // One cache per verb: each holds the functions its verb compiled (V8 cannot merge caches).
 const known = ${JSON.stringify(verbs)}.includes(process.argv[2]) ? process.argv[2] : "other";
 const verb = known === "call" && ${JSON.stringify(tools)}.includes(process.argv[3]) ? \`call.\${process.argv[3]}\` : known;
-const cacheFile = join(here, "..", "..", "cli", \`skillgate.${bundleId}.\${process.version}.\${process.arch}.\${verb}.cache\`);
+const cacheFile = join(__dirname, "..", "..", "cli", \`skillgate.${bundleId}.\${process.version}.\${process.arch}.\${verb}.cache\`);
 let cached;
 try {
   cached = readFileSync(cacheFile);
@@ -135,12 +137,14 @@ if (cached === undefined || script.cachedDataRejected) {
     }
   });
 }
-const module = { exports: {} };
-script.runInThisContext()(module.exports, createRequire(bundle), module, bundle, dirname(bundle), (specifier) =>
+const bundleModule = { exports: {} };
+script.runInThisContext()(bundleModule.exports, createRequire(bundle), bundleModule, bundle, dirname(bundle), (specifier) =>
   import(specifier),
 );
 `;
-const mainFile = join(repo, "dist", "runtime", "cli", "main.js");
+const cliDir = join(repo, "dist", "runtime", "cli");
+for (const name of readdirSync(cliDir)) rmSync(join(cliDir, name), { recursive: true, force: true });
+writeFileSync(join(cliDir, "package.json"), `${JSON.stringify({ type: "commonjs" })}\n`);
+const mainFile = join(cliDir, "main.js");
 writeFileSync(`${mainFile}.tmp`, launcher, { mode: 0o755 });
 renameSync(`${mainFile}.tmp`, mainFile);
-rmSync(`${mainFile}.map`, { force: true });
