@@ -73,7 +73,10 @@ if (body === "") throw new Error(`esbuild produced no ${bundleFile}`);
 const wrapped = `(function (exports, require, module, __filename, __dirname, __skillgateImport) {${body}\n})`;
 // The launcher reads the bundle as latin1 (a copy, not a UTF-8 decode): that is only right for pure ASCII.
 const nonAscii = /[^\x00-\x7f]/.exec(wrapped);
-if (nonAscii) throw new Error(`non-ASCII character in the bundle at offset ${nonAscii.index}; the launcher reads it as latin1`);
+if (nonAscii)
+  throw new Error(
+    `non-ASCII character in the bundle at offset ${nonAscii.index}; the launcher reads it as latin1`,
+  );
 mkdirSync(outDir, { recursive: true });
 writeFileSync(`${bundleFile}.${process.pid}.tmp`, wrapped);
 renameSync(`${bundleFile}.${process.pid}.tmp`, bundleFile);
@@ -89,8 +92,11 @@ const verbs = [
 ].map((match) => match[1]);
 if (verbs.length === 0) throw new Error("no verbs found in runtime/cli/commands/index.ts");
 // `call` gets one cache per tool: ListSkill and RunSkillScript compile different functions.
-const { TOOL_NAMES: tools } = await import(pathToFileURL(join(repo, "dist", "runtime", "contracts", "tool.js")).href);
-if (!Array.isArray(tools) || tools.length === 0) throw new Error("no tool names in dist/runtime/contracts/tool.js");
+const { TOOL_NAMES: tools } = await import(
+  pathToFileURL(join(repo, "dist", "runtime", "contracts", "tool.js")).href
+);
+if (!Array.isArray(tools) || tools.length === 0)
+  throw new Error("no tool names in dist/runtime/contracts/tool.js");
 
 // CommonJS, so a start pays for no ES module loader (nor the ES facades of node:fs & co., ~8 ms a start); the
 // package is "type": "module", hence dist/runtime/cli/package.json below. Only main.js is left in that folder:
