@@ -7,7 +7,7 @@
 import { chmod, mkdir, readFile } from "node:fs/promises";
 import { dirname } from "node:path";
 import { SkillgateError } from "../errors.js";
-import { writeFileAtomic } from "../workspace/atomic.js";
+import { writeFileAtomic } from "../workspace/index.js";
 
 export interface HeadMark {
   version: 1;

@@ -5,7 +5,7 @@ import { readFile, unlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import type { SkillRecord } from "../skills/types.js";
+import type { SkillRecord } from "../skills/index.js";
 import { readWorkspaceFile } from "../workspace/index.js";
 import {
   HOOKABLE_METHODS,

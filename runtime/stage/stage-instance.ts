@@ -1,5 +1,5 @@
 // The stage instance hooks see: configured tasks, description and check hints, whose methods hooks.ts may wrap.
-import type { StageConfig } from "../config/schema.js";
+import type { StageConfig } from "../config/index.js";
 
 export const HOOKABLE_METHODS = ["getTasks", "describe", "onCheck"] as const;
 export type HookableMethod = (typeof HOOKABLE_METHODS)[number];

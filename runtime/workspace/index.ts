@@ -37,6 +37,7 @@ export {
 } from "./safe-file.js";
 export type { SafeHashOptions, SafeHashResult } from "./safe-hash.js";
 export { hashWorkspaceFile } from "./safe-hash.js";
+export { ioError } from "./safe-path.js";
 export type { SafeWriteOptions, SafeWriteResult, WritePolicy } from "./safe-write.js";
 export {
   ALWAYS_DENIED_DIRS,

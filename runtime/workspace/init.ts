@@ -14,8 +14,7 @@ import {
   unlink,
 } from "node:fs/promises";
 import { dirname, join } from "node:path";
-import type { RuntimeConfig } from "../config/index.js";
-import type { SkillgateConfig } from "../config/schema.js";
+import type { RuntimeConfig, SkillgateConfig } from "../config/index.js";
 import { bundledPackRoot, type WorkspacePaths, workspacePaths } from "../contracts/index.js";
 import { SkillgateError } from "../errors.js";
 import { writeFileAtomic } from "./atomic.js";
