@@ -15,6 +15,7 @@ import { mkdir, readFile, stat, truncate } from "node:fs/promises";
 import type { WorkspacePaths } from "../contracts/index.js";
 import { isSkillgateError, SkillgateError } from "../errors.js";
 import { ioError, withWorkspaceLock, writeFileAtomic } from "../workspace/index.js";
+import { applyRecord } from "./apply.js";
 import { adoptCountersignMessage, foldLines, type Head, splitLedger } from "./fold.js";
 import { newInitId } from "./identity.js";
 import { type LedgerKeys, localKeys } from "./keys.js";
@@ -29,7 +30,7 @@ import {
 } from "./ledger-load.js";
 import { evidenceLocations } from "./locations.js";
 import { type LedgerRecord, sealRecord, type UnsignedRecord } from "./record.js";
-import { applyRecord, emptyState, type LedgerIdentity } from "./state.js";
+import { emptyState, type LedgerIdentity } from "./state.js";
 
 export type { LedgerSnapshot } from "./ledger-load.js";
 export type LedgerHead = Head;
