@@ -1,5 +1,6 @@
 // Turns zod issues on the merged config into user-facing problems: file, line, key path, bad value and fix.
-import type { z } from "zod";
+import { z } from "zod";
+import { closestName } from "../contracts/index.js";
 import { type ConfigLayer, lineOf, type PathSegment } from "./layer.js";
 import { originLayer, valueAt } from "./merge.js";
 
@@ -71,74 +72,39 @@ function typeFix(expected: string, value: unknown, key: string): string {
   return "fix the value";
 }
 
-function editDistance(a: string, b: string): number {
-  const row = Array.from({ length: b.length + 1 }, (_, i) => i);
-  for (let i = 1; i <= a.length; i++) {
-    let diagonal = row[0]!;
-    row[0] = i;
-    for (let j = 1; j <= b.length; j++) {
-      const above = row[j]!;
-      row[j] = Math.min(above + 1, row[j - 1]! + 1, diagonal + (a[i - 1] === b[j - 1] ? 0 : 1));
-      diagonal = above;
-    }
+/** Strips what wraps a schema without changing its keys: defaults, optionals, nullables, and pipes (to the side with keys). */
+function unwrap(schema: z.ZodType | undefined): z.ZodType | undefined {
+  let inner = schema;
+  for (let guard = 0; inner && guard < 10; guard++) {
+    if (
+      inner instanceof z.ZodDefault ||
+      inner instanceof z.ZodPrefault ||
+      inner instanceof z.ZodOptional ||
+      inner instanceof z.ZodNullable
+    )
+      inner = inner.unwrap() as z.ZodType;
+    else if (inner instanceof z.ZodPipe)
+      inner = (inner.out instanceof z.ZodTransform ? inner.in : inner.out) as z.ZodType;
+    else break;
   }
-  return row[b.length]!;
-}
-
-export function closestName(name: string, known: readonly string[]): string | undefined {
-  let best: string | undefined;
-  let bestDistance = Number.POSITIVE_INFINITY;
-  for (const candidate of known) {
-    const distance = editDistance(name.toLowerCase(), candidate.toLowerCase());
-    if (distance < bestDistance) {
-      best = candidate;
-      bestDistance = distance;
-    }
-  }
-  if (best !== undefined && bestDistance <= Math.max(2, Math.floor(name.length / 3))) return best;
-  // A shortened key ("timeout" for "timeout_seconds") is a likely slip too.
-  const lower = name.toLowerCase();
-  return lower.length >= 3 ? known.find((candidate) => candidate.toLowerCase().startsWith(lower)) : undefined;
-}
-
-interface ZodDefLike {
-  type: string;
-  innerType?: ZodLike;
-  in?: ZodLike;
-  out?: ZodLike;
-  element?: ZodLike;
-  valueType?: ZodLike;
-  shape?: Record<string, ZodLike>;
-}
-interface ZodLike {
-  def: ZodDefLike;
+  return inner;
 }
 
 /** Known keys of the object schema at `path`, walking through defaults, optionals, pipes, lists and records. */
 export function knownKeysAt(schema: z.ZodType, path: readonly PathSegment[]): string[] {
-  let current: ZodLike | undefined = schema as unknown as ZodLike;
-  const unwrap = (node: ZodLike | undefined): ZodLike | undefined => {
-    let inner = node;
-    for (let guard = 0; inner && guard < 10; guard++) {
-      const def: ZodDefLike = inner.def;
-      if ((def.type === "default" || def.type === "optional" || def.type === "prefault") && def.innerType)
-        inner = def.innerType;
-      else if (def.type === "pipe") inner = def.out?.def.type === "transform" ? def.in : def.out;
-      else break;
-    }
-    return inner;
-  };
+  let current: z.ZodType | undefined = schema;
   for (const segment of path) {
     current = unwrap(current);
-    if (!current) return [];
-    const def = current.def;
-    if (def.type === "object" && typeof segment === "string") current = def.shape?.[segment];
-    else if (def.type === "array" && typeof segment === "number") current = def.element;
-    else if (def.type === "record") current = def.valueType;
+    if (current instanceof z.ZodObject && typeof segment === "string") {
+      const shape = current.shape as Record<string, z.ZodType>;
+      current = Object.hasOwn(shape, segment) ? shape[segment] : undefined;
+    } else if (current instanceof z.ZodArray && typeof segment === "number")
+      current = current.element as z.ZodType;
+    else if (current instanceof z.ZodRecord) current = current.valueType as z.ZodType;
     else return [];
   }
   current = unwrap(current);
-  return current?.def.type === "object" && current.def.shape ? Object.keys(current.def.shape) : [];
+  return current instanceof z.ZodObject ? Object.keys(current.shape) : [];
 }
 
 type Issue = z.core.$ZodIssue;

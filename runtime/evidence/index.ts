@@ -1,6 +1,5 @@
 // Public API of the evidence ledger and the usage checker.
 
-export { applyRecord } from "./apply.js";
 export {
   type BindingRefusal,
   bindingChanges,
@@ -66,6 +65,7 @@ export {
 } from "./record.js";
 export { fingerprintOf, type LedgerSigner, signerFromSeed, verifySignature } from "./signer.js";
 export {
+  applyRecord,
   type CheckState,
   type CompletedStage,
   type CompletionGate,

@@ -3,6 +3,7 @@
 export { type BwrapFeatures, type BwrapPlan, bwrapArgv } from "./bwrap.js";
 export { type BwrapProbe, probeBwrap } from "./bwrap-probe.js";
 export { envNameProblem, filterRunEnv } from "./env.js";
+export { privateTmpDir } from "./identity.js";
 export { type MacosProfileInput, macosSandboxProfile } from "./macos-profile.js";
 export {
   type FailedOutcome,
@@ -17,6 +18,7 @@ export { resetUnsandboxedWarning, runScript } from "./run-script.js";
 export { findExecutable, type ResolveRunnerInput, type RunnerResolution, resolveRunner } from "./runner.js";
 export { checkScriptPath, scriptNameProblem } from "./script-path.js";
 export { splitArgs } from "./split-args.js";
+export { tsCacheDir, withTsFastPath } from "./ts-fast-path.js";
 export type {
   RunLimits,
   RunRequest,

@@ -10,7 +10,7 @@ import {
 import { z } from "zod";
 import type { ToolResult } from "../contracts/index.js";
 import type { Session, ToolDefinition } from "../tools/index.js";
-import { ALL_TOOLS, callTool, fileToolsEnabled, offeredTools } from "../tools/index.js";
+import { ALL_TOOLS, callTool, fileToolsEnabled, offeredTools, unknownToolMessage } from "../tools/index.js";
 import { registerPrompts } from "./prompts.js";
 import { invalidParams } from "./rpc-error.js";
 import { registerSkillsExtension, SKILLS_EXTENSION } from "./skills-extension.js";
@@ -141,12 +141,11 @@ export function createMcpServer(session: Session, options: CreateMcpServerOption
     const tools = offered();
     if (!tools.some((tool) => tool.name === name)) {
       const known = ALL_TOOLS.find((tool) => tool.name === name);
-      const near = ALL_TOOLS.find((tool) => tool.name.toLowerCase() === name.toLowerCase());
-      const available = tools.map((tool) => tool.name).join(", ");
+      const available = tools.map((tool) => tool.name);
       throw invalidParams(
         known
-          ? `Tool '${name}' is not available: ${notOfferedReason(session, known)}. Available tools: ${available}.`
-          : `Unknown tool '${name}'.${near ? ` Did you mean '${near.name}'?` : ""} Available tools: ${available}.`,
+          ? `Tool '${name}' is not available: ${notOfferedReason(session, known)}. Available tools: ${available.join(", ")}.`
+          : unknownToolMessage(name, available),
       );
     }
     const started = Date.now();

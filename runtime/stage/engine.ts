@@ -1,11 +1,9 @@
 // The stage engine: records evidence in the ledger, runs Check, SetSkillUsage and the gated Complete, loads hooks.
 import { join, relative, sep } from "node:path";
-import type { RuntimeConfig } from "../config/index.js";
-import type { SkillgateConfig, StageConfig } from "../config/schema.js";
+import type { RuntimeConfig, SkillgateConfig, StageConfig } from "../config/index.js";
 import type { ToolResult, WorkspacePaths } from "../contracts/index.js";
 import { bundledPackRoot } from "../contracts/index.js";
 import { isSkillgateError } from "../errors.js";
-import { ledgerHealthLines } from "../evidence/health-text.js";
 import {
   type BindingRefusal,
   bindingChanges,
@@ -21,16 +19,16 @@ import {
   flagsOf,
   type GateVerdict,
   type LedgerSnapshot,
+  ledgerHealthLines,
   manifestMap,
   RESTORE_SKILLS_HINT,
   type StageSkillInfo,
   type UnsignedRecord,
   type UsageClaim,
 } from "../evidence/index.js";
+import type { CatalogSnapshot, Diagnostic, SkillRecord } from "../skills/index.js";
 import { normaliseSkillId } from "../skills/index.js";
-import type { CatalogSnapshot, Diagnostic, SkillRecord } from "../skills/types.js";
-import { readManifest, verifyCopiedFile } from "../workspace/index.js";
-import { readWorkspaceFile } from "../workspace/safe-file.js";
+import { readManifest, readWorkspaceFile, verifyCopiedFile } from "../workspace/index.js";
 import { type CheckerOutcome, runChecker } from "./checkers/index.js";
 import { fingerprintOutputs, type OutputFingerprint } from "./fingerprint.js";
 import { checkFreshness, usageFreshness } from "./freshness.js";

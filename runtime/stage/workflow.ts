@@ -1,5 +1,6 @@
 // Load-time validation of the workflow: stage names, strict force_use_skill, checker args and skill_list entries.
 import { isAbsolute, join, relative, sep } from "node:path";
+import { nearestNames } from "../contracts/index.js";
 import { SkillgateError } from "../errors.js";
 import type { CatalogSnapshot, Diagnostic } from "../skills/index.js";
 import { normaliseSkillId } from "../skills/index.js";
@@ -318,8 +319,15 @@ function skippedDiagnostic(catalog: CatalogSnapshot, id: string): Diagnostic | u
 }
 
 function suggest(id: string, catalog: CatalogSnapshot): string {
-  const last = id.split("/").pop();
-  const near = catalog.skills.filter((s) => s.id.split("/").pop() === last).map((s) => `'${s.id}'`);
+  // Ids are compared by their last segment: a missing group prefix is the usual slip.
+  const lastOf = (path: string) => path.split("/").pop() ?? path;
+  const lasts = new Set(
+    nearestNames(
+      lastOf(id),
+      catalog.skills.map((s) => lastOf(s.id)),
+    ),
+  );
+  const near = catalog.skills.filter((s) => lasts.has(lastOf(s.id))).map((s) => `'${s.id}'`);
   return near.length > 0 ? ` (did you mean ${near.join(" or ")}?)` : "";
 }
 

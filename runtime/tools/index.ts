@@ -19,6 +19,7 @@ export {
   offeredTools,
   TOOL_EXAMPLES,
   toolsFor,
+  unknownToolMessage,
 } from "./registry.js";
 export { skillsDisabledResult, workspaceRelative } from "./results.js";
 export type { CommandRecord } from "./run-skill-script.js";

@@ -1,6 +1,6 @@
 // The agent tools (workflow tools and UCAgent file tools), which of them are offered (skill tools hidden when skills are off) and one safe way to call them.
 import type { z } from "zod";
-import type { ToolName, ToolResult } from "../contracts/index.js";
+import { closestName, type ToolName, type ToolResult } from "../contracts/index.js";
 import { isSkillgateError } from "../errors.js";
 import { checkTool } from "./check.js";
 import { completeTool } from "./complete.js";
@@ -96,16 +96,20 @@ export function findTool(name: string): ToolDefinition | undefined {
  * isError results; a skill tool called while skills are disabled answers "skill support is disabled" (not an
  * error). Only bugs throw.
  */
+/** "Unknown tool 'x'. Did you mean 'X'? Available tools: …." (the CLI, the library and MCP alike). */
+export function unknownToolMessage(name: string, available: readonly string[]): string {
+  const near = closestName(
+    name,
+    ALL_TOOLS.map((tool) => tool.name),
+  );
+  return `Unknown tool '${name}'.${near ? ` Did you mean '${near}'?` : ""} Available tools: ${available.join(", ")}.`;
+}
+
 export async function callTool(session: Session, name: string, args: unknown): Promise<ToolResult> {
   const tool = findTool(name);
   if (!tool) {
     const offered = offeredTools(session).map((candidate) => candidate.name);
-    const near = ALL_TOOLS.find((candidate) => candidate.name.toLowerCase() === name.toLowerCase());
-    return errorResult(
-      "USAGE",
-      `Unknown tool '${name}'.${near ? ` Did you mean '${near.name}'?` : ""} Available tools: ${offered.join(", ")}.`,
-      { tool: name, available: offered },
-    );
+    return errorResult("USAGE", unknownToolMessage(name, offered), { tool: name, available: offered });
   }
   if (tool.skillTool && !session.skillsEnabled) return skillsDisabledResult(tool.name);
   if (tool.fileTool && !fileToolsEnabled(session)) {

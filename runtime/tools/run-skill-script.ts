@@ -1,26 +1,27 @@
 // RunSkillScript: validates every [skill_id, script, args] command first, then runs them in order (no shell) and records use.
 import { createHash } from "node:crypto";
 import { z } from "zod";
-import { skillgateHome } from "../config/home.js";
+import { skillgateHome } from "../config/index.js";
 import type { ToolResult } from "../contracts/index.js";
 import { type ErrorCode, isSkillgateError } from "../errors.js";
-import { privateTmpDir } from "../exec/identity.js";
+import type { RunRequest, RunResult } from "../exec/index.js";
 import {
   checkScriptPath,
   type FailedOutcome,
   failureHeading,
+  privateTmpDir,
   resolveRunner,
   runPlanFor,
   runQueueFor,
   runScript,
   scriptNameProblem,
   splitArgs,
+  tsCacheDir,
+  withTsFastPath,
 } from "../exec/index.js";
-import { tsCacheDir, withTsFastPath } from "../exec/ts-fast-path.js";
-import type { RunRequest, RunResult } from "../exec/types.js";
 import { runScanPaths, scanFiles } from "../scan/index.js";
+import type { SkillRecord } from "../skills/index.js";
 import { normaliseSkillId } from "../skills/index.js";
-import type { SkillRecord } from "../skills/types.js";
 import { verifyCopiedFile } from "../workspace/index.js";
 import {
   errorResult,

@@ -3,8 +3,9 @@ import { resolve } from "node:path";
 import { SkillgateError } from "../../errors.js";
 import { checkBindPolicy, parseListenAddress } from "../../mcp/index.js";
 import type { CliIO } from "../io.js";
+import { connectHelp, selfCommand } from "../serve-args.js";
+import { httpAuthFrom, type ServeFlags } from "../serve-flags.js";
 import { initProgressPrinter, sessionOptionsFrom } from "../session-options.js";
-import { connectHelp, httpAuthFrom, type ServeFlags, selfCommand } from "./serve.js";
 
 function parseMode(text: string): number {
   if (!/^0?[0-7]{3}$/.test(text)) {

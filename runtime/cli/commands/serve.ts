@@ -7,35 +7,14 @@ import { SkillgateError } from "../../errors.js";
 import {
   checkBindPolicy,
   defaultWorkspace,
-  type HttpAuthOptions,
   parseListenAddress,
   prepareDefaultWorkspace,
-  readTokenFile,
 } from "../../mcp/index.js";
 import { type CliIO, reportError } from "../io.js";
-import { connectHelp, reproducibleServeArgs, selfCommand } from "../serve-args.js";
-import {
-  addSessionOptions,
-  initProgressPrinter,
-  type SessionFlags,
-  sessionOptionsFrom,
-} from "../session-options.js";
+import { connectHelp, reproducibleServeArgs } from "../serve-args.js";
+import { httpAuthFrom, type ServeFlags } from "../serve-flags.js";
+import { addSessionOptions, initProgressPrinter, sessionOptionsFrom } from "../session-options.js";
 import { dutMissingWarning } from "./init.js";
-
-interface ServeFlags extends SessionFlags {
-  http?: string;
-  authority?: boolean;
-  sameUserOk?: boolean;
-  socket?: string;
-  socketMode?: string;
-  socketGroup?: string;
-  authToken?: string;
-  authTokenFile?: string;
-  allowOrigin?: string[];
-  /** false with --no-file-tools. */
-  fileTools?: boolean;
-  dut?: string;
-}
 
 /** What is missing for script runs, said once at start so the operator is not surprised by the first run. */
 export function sandboxStartWarning(
@@ -54,23 +33,6 @@ export function sandboxStartWarning(
   return find("bwrap") === null
     ? "bubblewrap (bwrap) is not installed: RunSkillScript will refuse to run scripts until it is. Install it with: sudo apt-get install bubblewrap (Debian/Ubuntu), or set SKILLGATE_BWRAP to its path. Every other tool works."
     : null;
-}
-
-export type { ServeFlags };
-export { connectHelp, selfCommand };
-
-export function httpAuthFrom(flags: ServeFlags): HttpAuthOptions {
-  if (flags.authToken !== undefined && flags.authTokenFile !== undefined) {
-    throw new SkillgateError("FLAG_CONFLICT", "Give --auth-token or --auth-token-file, not both.");
-  }
-  if ((flags.authToken ?? flags.authTokenFile ?? flags.allowOrigin) !== undefined && !flags.http) {
-    throw new SkillgateError(
-      "USAGE",
-      "--auth-token, --auth-token-file and --allow-origin apply to --http only.",
-    );
-  }
-  const authToken = flags.authTokenFile !== undefined ? readTokenFile(flags.authTokenFile) : flags.authToken;
-  return { authToken, allowedOrigins: flags.allowOrigin };
 }
 
 export function register(program: Command, io: CliIO): void {

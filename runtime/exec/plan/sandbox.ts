@@ -1,7 +1,7 @@
 // Chooses the OS sandbox of a run (bwrap, sandbox-exec or none) and says when a level cannot be honoured.
 import { access } from "node:fs/promises";
 import { join } from "node:path";
-import { skillgateHome } from "../../config/home.js";
+import { skillgateHome } from "../../config/index.js";
 import { type BwrapFeatures, probeBwrap } from "../bwrap-probe.js";
 import { outcomes, type RunOutcome } from "../outcome.js";
 import { findExecutable } from "../runner.js";

@@ -1,0 +1,33 @@
+// The flags of `skillgate serve` (stdio, HTTP and authority socket alike) and the HTTP auth options they give.
+import { SkillgateError } from "../errors.js";
+import { type HttpAuthOptions, readTokenFile } from "../mcp/index.js";
+import type { SessionFlags } from "./session-options.js";
+
+export interface ServeFlags extends SessionFlags {
+  http?: string;
+  authority?: boolean;
+  sameUserOk?: boolean;
+  socket?: string;
+  socketMode?: string;
+  socketGroup?: string;
+  authToken?: string;
+  authTokenFile?: string;
+  allowOrigin?: string[];
+  /** false with --no-file-tools. */
+  fileTools?: boolean;
+  dut?: string;
+}
+
+export function httpAuthFrom(flags: ServeFlags): HttpAuthOptions {
+  if (flags.authToken !== undefined && flags.authTokenFile !== undefined) {
+    throw new SkillgateError("FLAG_CONFLICT", "Give --auth-token or --auth-token-file, not both.");
+  }
+  if ((flags.authToken ?? flags.authTokenFile ?? flags.allowOrigin) !== undefined && !flags.http) {
+    throw new SkillgateError(
+      "USAGE",
+      "--auth-token, --auth-token-file and --allow-origin apply to --http only.",
+    );
+  }
+  const authToken = flags.authTokenFile !== undefined ? readTokenFile(flags.authTokenFile) : flags.authToken;
+  return { authToken, allowedOrigins: flags.allowOrigin };
+}
