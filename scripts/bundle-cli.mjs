@@ -2,7 +2,7 @@
 import { createHash } from "node:crypto";
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, relative, sep } from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { build } from "esbuild";
 
 const repo = join(dirname(fileURLToPath(import.meta.url)), "..");
@@ -53,6 +53,9 @@ const result = await build({
     ].join("\n"),
   },
   legalComments: "none",
+  // No comments or indentation: a third of the text to read and hash at every start. Names are kept (stack traces).
+  minifyWhitespace: true,
+  charset: "ascii",
   logLevel: "warning",
   write: false,
 });
@@ -68,6 +71,12 @@ if (stray.length > 0) {
 const body = (result.outputFiles.find((file) => file.path === bundleFile)?.text ?? "").replace(/^#!.*\n/, "");
 if (body === "") throw new Error(`esbuild produced no ${bundleFile}`);
 const wrapped = `(function (exports, require, module, __filename, __dirname, __skillgateImport) {${body}\n})`;
+// The launcher reads the bundle as latin1 (a copy, not a UTF-8 decode): that is only right for pure ASCII.
+const nonAscii = /[^\x00-\x7f]/.exec(wrapped);
+if (nonAscii)
+  throw new Error(
+    `non-ASCII character in the bundle at offset ${nonAscii.index}; the launcher reads it as latin1`,
+  );
 mkdirSync(outDir, { recursive: true });
 writeFileSync(`${bundleFile}.${process.pid}.tmp`, wrapped);
 renameSync(`${bundleFile}.${process.pid}.tmp`, bundleFile);
@@ -82,27 +91,37 @@ const verbs = [
   ),
 ].map((match) => match[1]);
 if (verbs.length === 0) throw new Error("no verbs found in runtime/cli/commands/index.ts");
+// `call` gets one cache per tool: ListSkill and RunSkillScript compile different functions.
+const { TOOL_NAMES: tools } = await import(
+  pathToFileURL(join(repo, "dist", "runtime", "contracts", "tool.js")).href
+);
+if (!Array.isArray(tools) || tools.length === 0)
+  throw new Error("no tool names in dist/runtime/contracts/tool.js");
 
+// CommonJS, so a start pays for no ES module loader (nor the ES facades of node:fs & co., ~8 ms a start); the
+// package is "type": "module", hence dist/runtime/cli/package.json below. Only main.js is left in that folder:
+// tsc's other outputs there are ES modules nothing loads (the bundle holds the CLI) and would not parse as CommonJS.
 const launcher = `#!/usr/bin/env node
 // The skillgate command (written by scripts/bundle-cli.mjs): runs the one-file bundle from a V8 code cache.
-import { openSync, readFileSync, renameSync, writeSync, closeSync } from "node:fs";
-import { createRequire } from "node:module";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
-import vm from "node:vm";
+"use strict";
+const { closeSync, openSync, readFileSync, renameSync, writeSync } = require("node:fs");
+const { createRequire } = require("node:module");
+const { dirname, join } = require("node:path");
+const vm = require("node:vm");
 
-const here = dirname(fileURLToPath(import.meta.url));
-const bundle = join(here, "..", "..", "cli", "skillgate.cjs");
+const bundle = join(__dirname, "..", "..", "cli", "skillgate.cjs");
 // One cache per verb: each holds the functions its verb compiled (V8 cannot merge caches).
-const verb = ${JSON.stringify(verbs)}.includes(process.argv[2]) ? process.argv[2] : "other";
-const cacheFile = join(here, "..", "..", "cli", \`skillgate.${bundleId}.\${process.version}.\${process.arch}.\${verb}.cache\`);
+const known = ${JSON.stringify(verbs)}.includes(process.argv[2]) ? process.argv[2] : "other";
+const verb = known === "call" && ${JSON.stringify(tools)}.includes(process.argv[3]) ? \`call.\${process.argv[3]}\` : known;
+const cacheFile = join(__dirname, "..", "..", "cli", \`skillgate.${bundleId}.\${process.version}.\${process.arch}.\${verb}.cache\`);
 let cached;
 try {
   cached = readFileSync(cacheFile);
 } catch {
   cached = undefined;
 }
-const source = readFileSync(bundle, "utf8");
+// latin1: the build checked the bundle is ASCII, and a latin1 read is a copy where UTF-8 decoding is a scan.
+const source = readFileSync(bundle, "latin1");
 const script = new vm.Script(source, {
   filename: bundle,
   cachedData: cached,
@@ -124,12 +143,14 @@ if (cached === undefined || script.cachedDataRejected) {
     }
   });
 }
-const module = { exports: {} };
-script.runInThisContext()(module.exports, createRequire(bundle), module, bundle, dirname(bundle), (specifier) =>
+const bundleModule = { exports: {} };
+script.runInThisContext()(bundleModule.exports, createRequire(bundle), bundleModule, bundle, dirname(bundle), (specifier) =>
   import(specifier),
 );
 `;
-const mainFile = join(repo, "dist", "runtime", "cli", "main.js");
+const cliDir = join(repo, "dist", "runtime", "cli");
+for (const name of readdirSync(cliDir)) rmSync(join(cliDir, name), { recursive: true, force: true });
+writeFileSync(join(cliDir, "package.json"), `${JSON.stringify({ type: "commonjs" })}\n`);
+const mainFile = join(cliDir, "main.js");
 writeFileSync(`${mainFile}.tmp`, launcher, { mode: 0o755 });
 renameSync(`${mainFile}.tmp`, mainFile);
-rmSync(`${mainFile}.map`, { force: true });

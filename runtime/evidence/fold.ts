@@ -1,8 +1,10 @@
 // Folds ledger lines into evidence state, verifying each record on its own and noting every line that cannot be trusted.
+
+import { applyRecord } from "./apply.js";
 import { sha256Hex } from "./canonical.js";
 import { chainProblem, type LedgerRecord, parseLine, recordProblem } from "./record.js";
 import { verifySignature } from "./signer.js";
-import { applyRecord, type EvidenceState } from "./state.js";
+import type { EvidenceState } from "./state.js";
 
 export interface Head {
   offset: number;

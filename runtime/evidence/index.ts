@@ -1,5 +1,6 @@
 // Public API of the evidence ledger and the usage checker.
 
+export { applyRecord } from "./apply.js";
 export {
   type BindingRefusal,
   bindingChanges,
@@ -65,7 +66,6 @@ export {
 } from "./record.js";
 export { fingerprintOf, type LedgerSigner, signerFromSeed, verifySignature } from "./signer.js";
 export {
-  applyRecord,
   type CheckState,
   type CompletedStage,
   type CompletionGate,

@@ -242,6 +242,8 @@ describe.sequential("hostile scripts through RunSkillScript are contained", () =
       expect(result.isError).toBe(run.status !== "ok");
       if (run.status !== "ok") expect(result.code).toBe("SCRIPT_FAILED");
       expect(run.sandboxed).toBe(variant.level === 2);
+      // Level 1 as root leans on the pids cgroup (RLIMIT_NPROC binds only other users): it must have been there.
+      expect(run.warnings.filter((w) => w.startsWith("process limit not enforced"))).toEqual([]);
       if (c.exactRunner) expect(run.argv[0]).toMatch(/tsx/);
       else if (c.script.endsWith(".ts")) expect(run.argv[0]).toBe(process.execPath);
       const timeoutMs = variant.timeoutSeconds * 1000;

@@ -84,7 +84,7 @@ describe("built CLI", () => {
     expect(built).toEqual(sources);
   });
 
-  it("keeps one V8 code cache per verb next to the bundle; catalog loads no yaml, zod or ajv compiler", async () => {
+  it("keeps one V8 code cache per verb (per tool for call) next to the bundle; catalog loads no yaml, zod or ajv compiler", async () => {
     expect((await cli("built", ["call", "ListSkill", ...ws()])).code).toBe(0);
     const record = join(fixture.dir, "loads.txt");
     const listed = await run(
@@ -110,6 +110,10 @@ describe("built CLI", () => {
     expect(caches.some((name) => name.endsWith(`.${process.version}.${process.arch}.catalog.cache`))).toBe(
       true,
     );
-    expect(caches.some((name) => name.endsWith(".call.cache"))).toBe(true);
+    expect(caches.some((name) => name.endsWith(".call.ListSkill.cache"))).toBe(true);
+    // An unknown tool shares the plain call cache: a typo writes no new file.
+    await cli("built", ["call", "NoSuchTool", ...ws()]);
+    const after = readdirSync(join(REPO_ROOT, "dist", "cli")).filter((name) => name.endsWith(".cache"));
+    expect(after.filter((name) => name.includes("NoSuchTool"))).toEqual([]);
   });
 });

@@ -1,0 +1,119 @@
+// The ledger's bytes on disk: ranged reads, synced appends, file identity for the cache, and the signed checkpoint.
+import { open, readFile, stat } from "node:fs/promises";
+import { canonicalJson } from "./canonical.js";
+import type { Head } from "./fold.js";
+import { GENESIS_HASH, parseLine } from "./record.js";
+import { type LedgerSigner, verifySignature } from "./signer.js";
+import type { EvidenceState } from "./state.js";
+
+const ANCHOR_FIRST_WINDOW = 16 * 1024;
+const ANCHOR_MAX_WINDOW = 4 * 1024 * 1024;
+
+export interface Checkpoint {
+  version: 2;
+  ledger: Head;
+  state: EvidenceState;
+  sig: string;
+}
+
+export async function fileIdentity(path: string): Promise<string> {
+  try {
+    const info = await stat(path, { bigint: true });
+    return `${info.ino}:${info.size}:${info.mtimeNs}:${info.ctimeNs}`;
+  } catch {
+    return "missing";
+  }
+}
+
+export function zeroHead(): Head {
+  return { offset: 0, seq: 0, hash: GENESIS_HASH };
+}
+
+export function checkpointMessage(head: Head, state: EvidenceState): string {
+  return `skillgate-checkpoint:${canonicalJson({ ledger: head, state })}`;
+}
+
+export async function readCheckpoint(progress: string, warnings: string[]): Promise<Checkpoint | null> {
+  let text: string;
+  try {
+    text = await readFile(progress, "utf8");
+  } catch {
+    return null;
+  }
+  try {
+    const parsed = JSON.parse(text) as Checkpoint;
+    const key = parsed?.state?.identity?.publicKey;
+    if (parsed?.version === 2 && parsed.ledger && typeof key === "string" && typeof parsed.sig === "string") {
+      if (verifySignature(key, checkpointMessage(parsed.ledger, parsed.state), parsed.sig)) return parsed;
+    }
+  } catch {
+    // an unreadable checkpoint is treated like a forged one
+  }
+  warnings.push(
+    `the progress checkpoint ${progress} failed verification (edited or corrupt); state was rebuilt from the signed ledger`,
+  );
+  return null;
+}
+
+/** Does the record ending at the checkpoint's offset still carry the checkpoint's seq and hash? */
+export async function anchorMatches(ledger: string, head: Head): Promise<boolean> {
+  if (head.offset === 0) return false;
+  let window = ANCHOR_FIRST_WINDOW;
+  let bytes: Buffer;
+  let previousNewline: number;
+  for (;;) {
+    const from = Math.max(0, head.offset - window);
+    bytes = await readRange(ledger, from, head.offset);
+    if (bytes[bytes.length - 1] !== 10) return false;
+    previousNewline = bytes.lastIndexOf(10, bytes.length - 2);
+    if (previousNewline !== -1 || from === 0) break;
+    if (window >= ANCHOR_MAX_WINDOW) return false;
+    window *= 4;
+  }
+  const parsed = parseLine(bytes.subarray(previousNewline + 1, bytes.length - 1).toString("utf8"));
+  return parsed.ok && parsed.record.hash === head.hash && parsed.record.seq === head.seq;
+}
+
+export async function writeCheckpoint(
+  writeAtomic: (path: string, data: string) => Promise<void>,
+  progress: string,
+  signer: LedgerSigner,
+  head: Head,
+  state: EvidenceState,
+): Promise<void> {
+  const checkpoint: Checkpoint = {
+    version: 2,
+    ledger: head,
+    state,
+    sig: signer.sign(checkpointMessage(head, state)),
+  };
+  await writeAtomic(progress, `${JSON.stringify(checkpoint)}\n`);
+}
+
+export async function readRange(file: string, from: number, to: number): Promise<Buffer> {
+  const length = Math.max(0, to - from);
+  const buffer = Buffer.alloc(length);
+  if (length === 0) return buffer;
+  const handle = await open(file, "r");
+  try {
+    let read = 0;
+    while (read < length) {
+      const { bytesRead } = await handle.read(buffer, read, length - read, from + read);
+      if (bytesRead === 0) break;
+      read += bytesRead;
+    }
+    return buffer.subarray(0, read);
+  } finally {
+    await handle.close();
+  }
+}
+
+export async function appendSynced(file: string, text: string): Promise<void> {
+  const handle = await open(file, "a");
+  try {
+    await handle.writeFile(text);
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
