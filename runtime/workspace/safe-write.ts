@@ -1,166 +1,29 @@
 // The one safe way to change workspace files: verified parent folders, an allowed-folders policy, atomic replace.
 import { randomBytes } from "node:crypto";
-import { constants, type Stats } from "node:fs";
+import { constants } from "node:fs";
 import { link, lstat, mkdir, open, readdir, rename, rmdir, unlink } from "node:fs/promises";
-import { basename, dirname, relative } from "node:path";
 import { SkillgateError } from "../errors.js";
 import { readWorkspaceFile } from "./safe-file.js";
+import { at, closeAll, ioError, openVerified, type PathHandle } from "./safe-path.js";
 import {
-  at,
-  checkName,
-  closeAll,
-  ioError,
-  openVerified,
-  type PathHandle,
-  realRootOf,
-  relativeTo,
-  resolveLexical,
-} from "./safe-path.js";
+  entryStats,
+  openParent,
+  type Parent,
+  SAFE_WRITE_MAX_BYTES,
+  type SafeWriteOptions,
+  type SafeWriteResult,
+  syncDir,
+  type WritePolicy,
+} from "./write-policy.js";
 
-/** Largest file one write may create (default). */
-export const SAFE_WRITE_MAX_BYTES = 10 * 1024 * 1024;
-/** skillgate's own state and the copied pack: never written through this module, whatever the policy says. */
-export const ALWAYS_DENIED_DIRS = [".ucagent/skillgate", ".ucagent/skills"] as const;
-
-export interface WritePolicy {
-  /** Workspace-relative folders writes may go into; "." (or "") is the whole workspace. Checked on real paths. */
-  allow: readonly string[];
-  /** Workspace-relative folders refused even inside an allowed one; ALWAYS_DENIED_DIRS are added. */
-  deny?: readonly string[];
-}
-
-export interface SafeWriteOptions {
-  policy: WritePolicy;
-  /** Replace an existing file (default true); false refuses with FILE_EXISTS, atomically. */
-  overwrite?: boolean;
-  /** Create missing parent folders (each one checked against the policy). Default false. */
-  createParents?: boolean;
-  /** Mode of a new file (default 0o644); an existing file keeps its mode. */
-  mode?: number;
-  maxBytes?: number;
-}
-
-export interface SafeWriteResult {
-  path: string;
-  size: number;
-  created: boolean;
-}
-
-interface Parent {
-  dir: PathHandle;
-  name: string;
-  shown: string;
-  /** Workspace-relative real path of the entry (parent's real path + name). */
-  rel: string;
-  realRoot: string;
-}
-
-function normaliseDir(dir: string): string {
-  const trimmed = dir
-    .replace(/\\/g, "/")
-    .replace(/^(\.\/)+/, "")
-    .replace(/\/+$/, "");
-  return trimmed === "." ? "" : trimmed;
-}
-
-function under(rel: string, dir: string): boolean {
-  return dir === "" || rel === dir || rel.startsWith(`${dir}/`);
-}
-
-/** Pure policy check on a workspace-relative real path. */
-export function writeAllowed(policy: WritePolicy, rel: string): boolean {
-  const deny = [...ALWAYS_DENIED_DIRS, ...(policy.deny ?? [])].map(normaliseDir);
-  if (deny.some((d) => under(rel, d))) return false;
-  return policy.allow.map(normaliseDir).some((a) => under(rel, a));
-}
-
-function requireAllowed(policy: WritePolicy, rel: string, shown: string): void {
-  if (writeAllowed(policy, rel)) return;
-  const allow = policy.allow.map((a) => normaliseDir(a) || ".").join(", ") || "(none)";
-  throw new SkillgateError(
-    "WRITE_NOT_ALLOWED",
-    `Writing '${shown}' (${rel || "."}) is not allowed: writes may go only into ${allow}, and never into ` +
-      `${[...ALWAYS_DENIED_DIRS, ...(policy.deny ?? [])].join(", ")}. Write inside an allowed folder, or ask the ` +
-      "operator to add the folder to the allowed write folders.",
-    { path: shown, resolved: rel, allow: policy.allow, deny: policy.deny ?? [] },
-  );
-}
-
-/** Verifies the parent folder of `path` (creating it when asked) and checks the entry against the policy. */
-async function openParent(
-  root: string,
-  path: string,
-  policy: WritePolicy,
-  createParents: boolean,
-): Promise<Parent> {
-  const realRoot = await realRootOf(root);
-  const { shown, lexical } = resolveLexical(root, path);
-  const name = basename(lexical);
-  if (lexical === root || relative(root, lexical) === "")
-    throw new SkillgateError(
-      "INVALID_ARGS",
-      `Path '${shown}' is the workspace itself; name a file or folder in it.`,
-      {
-        path: shown,
-      },
-    );
-  checkName(name, shown);
-  let dir: PathHandle;
-  if (createParents) {
-    dir = await openVerified(realRoot, root, ".", { directory: true });
-    const parts = relative(root, dirname(lexical))
-      .split(/[\\/]/)
-      .filter((p) => p !== "");
-    for (const part of parts) {
-      const next = await openOrCreateDir(realRoot, dir, part, policy, shown).finally(() => closeAll(dir));
-      dir = next;
-    }
-  } else {
-    dir = await openVerified(realRoot, dirname(lexical), dirname(shown) || ".", { directory: true });
-  }
-  const rel = [relativeTo(realRoot, dir.real), name].filter((p) => p !== "").join("/");
-  try {
-    requireAllowed(policy, rel, shown);
-  } catch (error) {
-    await closeAll(dir);
-    throw error;
-  }
-  return { dir, name, shown, rel, realRoot };
-}
-
-async function openOrCreateDir(
-  realRoot: string,
-  parent: PathHandle,
-  part: string,
-  policy: WritePolicy,
-  shown: string,
-): Promise<PathHandle> {
-  try {
-    return await openVerified(realRoot, at(parent, part), shown, { directory: true });
-  } catch (error) {
-    if (!(error instanceof SkillgateError) || error.code !== "FILE_NOT_FOUND") throw error;
-  }
-  requireAllowed(policy, [relativeTo(realRoot, parent.real), part].filter((p) => p !== "").join("/"), shown);
-  await mkdir(at(parent, part)).catch((error: NodeJS.ErrnoException) => {
-    if (error.code !== "EEXIST") throw ioError(error, "create folder for", shown);
-  });
-  return openVerified(realRoot, at(parent, part), shown, { directory: true, follow: false });
-}
-
-async function entryStats(parent: Parent): Promise<Stats | null> {
-  return lstat(at(parent.dir, parent.name)).catch((error: NodeJS.ErrnoException) => {
-    if (error.code === "ENOENT") return null;
-    throw ioError(error, "inspect", parent.shown);
-  });
-}
-
-async function syncDir(dir: PathHandle): Promise<void> {
-  // The rename is durable only once the folder entry is flushed; some file systems refuse fsync on folders.
-  const handle = await open(at(dir), constants.O_RDONLY | constants.O_DIRECTORY).catch(() => null);
-  if (!handle) return;
-  await handle.sync().catch(() => undefined);
-  await handle.close();
-}
+export {
+  ALWAYS_DENIED_DIRS,
+  SAFE_WRITE_MAX_BYTES,
+  type SafeWriteOptions,
+  type SafeWriteResult,
+  type WritePolicy,
+  writeAllowed,
+} from "./write-policy.js";
 
 /** Writes `data` to `path` atomically (temp file + fsync + rename in the verified parent folder). */
 export async function writeWorkspaceFile(
