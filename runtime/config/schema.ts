@@ -100,6 +100,22 @@ export const ExecSchema = z
     max_processes: z.number().int().positive().default(256).describe("Processes/threads limit."),
     max_file_size_mb: z.number().int().positive().default(256).describe("Largest file a script may write."),
     max_open_files: z.number().int().positive().default(1024).describe("Open file descriptor limit."),
+    workspace_files: z
+      .number()
+      .int()
+      .positive()
+      .default(10_000)
+      .describe(
+        "Most new files, folders and links one script run may add to its writable area (workspace and run temp folder); more stops the run (an inode flood).",
+      ),
+    workspace_mb: z
+      .number()
+      .int()
+      .positive()
+      .default(256)
+      .describe(
+        "Most MiB one script run may add to its writable area (workspace and run temp folder); more stops the run.",
+      ),
     skill_overrides: z
       .record(z.string(), SkillLimitsSchema)
       .default({})

@@ -1,7 +1,8 @@
 // Who a sandboxed run is on the host: root drops to a dedicated unprivileged uid (setpriv) that POSIX ACLs let into the writable area only.
-import { spawnSync } from "node:child_process";
+import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
-import { chmodSync, lstatSync, mkdirSync, type Stats } from "node:fs";
+import type { Stats } from "node:fs";
+import { chmod, lstat, mkdir } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { SkillgateError } from "../errors.js";
@@ -50,19 +51,32 @@ export function sandboxIdentity(sandboxUid: number, uid = process.getuid?.() ?? 
 }
 
 /** Runs setfacl with the paths on stdin (never through a shell), or returns why it failed. */
-function setfacl(args: string[], paths: string[]): string | null {
-  if (paths.length === 0) return null;
+function setfacl(args: string[], paths: string[]): Promise<string | null> {
+  if (paths.length === 0) return Promise.resolve(null);
   const setfaclPath = findExecutable("setfacl", SYSTEM_PATH);
-  if (setfaclPath === null) return "setfacl (package acl) is not installed";
-  const run = spawnSync(setfaclPath, [...args, "-"], {
-    input: `${paths.join("\n")}\n`,
-    encoding: "utf8",
-    timeout: 60_000,
-    stdio: ["pipe", "ignore", "pipe"],
+  if (setfaclPath === null) return Promise.resolve("setfacl (package acl) is not installed");
+  return new Promise((resolve) => {
+    const child = spawn(setfaclPath, [...args, "-"], { stdio: ["pipe", "ignore", "pipe"] });
+    let stderr = "";
+    child.stderr.on("data", (chunk: Buffer) => {
+      stderr += chunk.toString("utf8");
+    });
+    const timer = setTimeout(() => child.kill("SIGKILL"), 60_000);
+    child.once("error", (error) => {
+      clearTimeout(timer);
+      resolve(`setfacl could not run: ${error.message}`);
+    });
+    child.once("close", (status, signal) => {
+      clearTimeout(timer);
+      if (status === 0) resolve(null);
+      else
+        resolve(
+          `setfacl failed: ${stderr.trim().split("\n").slice(0, 3).join("; ") || `exit ${status ?? signal}`}`,
+        );
+    });
+    child.stdin.on("error", () => undefined);
+    child.stdin.end(`${paths.join("\n")}\n`);
   });
-  if (run.error) return `setfacl could not run: ${run.error.message}`;
-  if (run.status !== 0) return `setfacl failed: ${run.stderr.trim().split("\n").slice(0, 3).join("; ")}`;
-  return null;
 }
 
 /**
@@ -70,12 +84,12 @@ function setfacl(args: string[], paths: string[]): string | null {
  * later) while the owner keeps full use of what the run creates. Skips symlinks, hard-linked files and the
  * entries `scan` excluded (git metadata, skillgate state, sensitive paths): an ACL follows the inode.
  */
-export function grantWritable(scan: WritableScan, uid: number, owner: number): void {
+export async function grantWritable(scan: WritableScan, uid: number, owner: number): Promise<void> {
   const dirs = scan.entries.filter((entry) => entry.dir).map((entry) => entry.path);
   const files = scan.entries.filter((entry) => !entry.dir).map((entry) => entry.path);
   const problem =
-    setfacl(["-m", `u:${uid}:rwX,m::rwX`], [...dirs, ...files]) ??
-    setfacl(["-d", "-m", `u:${uid}:rwx,u:${owner}:rwx,m::rwx`], dirs);
+    (await setfacl(["-m", `u:${uid}:rwX,m::rwX`], [...dirs, ...files])) ??
+    (await setfacl(["-d", "-m", `u:${uid}:rwx,u:${owner}:rwx,m::rwx`], dirs));
   if (problem !== null) {
     throw new SkillgateError(
       "SANDBOX_UNAVAILABLE",
@@ -91,7 +105,11 @@ const granted = new Set<string>();
  * sandbox uid lacks them (e.g. /root, mkdtemp folders). Search alone lists nothing: inside the sandbox only
  * the bound folders exist, so this opens no other host file to a script.
  */
-export function grantTraverse(paths: string[], uid: number, writable: readonly string[] = []): void {
+export async function grantTraverse(
+  paths: string[],
+  uid: number,
+  writable: readonly string[] = [],
+): Promise<void> {
   const searchOnly = new Set<string>();
   const readable = new Set<string>();
   for (const path of paths) {
@@ -102,16 +120,22 @@ export function grantTraverse(paths: string[], uid: number, writable: readonly s
     }
     if (!writable.includes(path)) readable.add(path);
   }
-  const lacking = (path: string, bits: number): boolean => {
+  const lacking = async (path: string, bits: number): Promise<boolean> => {
     if (granted.has(`${uid}\0${bits}\0${path}`)) return false;
-    const info = lstatSync(path, { throwIfNoEntry: false });
+    const info = await lstat(path).catch(() => null);
     return info?.isDirectory() === true && info.uid !== uid && (info.mode & bits) !== bits;
   };
-  const search = [...searchOnly].filter(
-    (path) => !readable.has(path) && !writable.includes(path) && lacking(path, 0o001),
+  const keep = async (paths: string[], bits: number): Promise<string[]> => {
+    const verdicts = await Promise.all(paths.map((path) => lacking(path, bits)));
+    return paths.filter((_, index) => verdicts[index]);
+  };
+  const search = await keep(
+    [...searchOnly].filter((path) => !readable.has(path) && !writable.includes(path)),
+    0o001,
   );
-  const read = [...readable].filter((path) => lacking(path, 0o005));
-  const problem = setfacl(["-m", `u:${uid}:x`], search) ?? setfacl(["-m", `u:${uid}:rx`], read);
+  const read = await keep([...readable], 0o005);
+  const problem =
+    (await setfacl(["-m", `u:${uid}:x`], search)) ?? (await setfacl(["-m", `u:${uid}:rx`], read));
   if (problem !== null) {
     throw new SkillgateError(
       "SANDBOX_UNAVAILABLE",
@@ -123,10 +147,10 @@ export function grantTraverse(paths: string[], uid: number, writable: readonly s
 }
 
 /** grantWritable for folders skillgate owns (caches): walked once per process, default ACLs cover the rest. */
-export function grantOnce(dirs: string[], uid: number): void {
+export async function grantOnce(dirs: string[], uid: number): Promise<void> {
   const fresh = dirs.filter((dir) => !granted.has(`${uid}\0${dir}`));
   if (fresh.length === 0) return;
-  grantWritable(scanWritableArea(fresh, { skip: () => false }), uid, 0);
+  await grantWritable(await scanWritableArea(fresh, { skip: () => false }), uid, 0);
   for (const dir of fresh) granted.add(`${uid}\0${dir}`);
 }
 
@@ -146,17 +170,17 @@ function checkOwnedFolder(path: string, info: Stats, uid: number): void {
   }
 }
 
-function ensurePrivateFolder(path: string, uid: number): void {
+async function ensurePrivateFolder(path: string, uid: number): Promise<void> {
   try {
-    mkdirSync(path, { mode: 0o700 });
+    await mkdir(path, { mode: 0o700 });
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
   }
-  const info = lstatSync(path);
+  const info = await lstat(path);
   // Group bits may be the ACL mask of the sandbox uid's entry (root only); others never get in.
   if (info.uid === uid && info.isDirectory() && !info.isSymbolicLink() && (info.mode & 0o007) !== 0) {
-    chmodSync(path, 0o700);
-    checkOwnedFolder(path, lstatSync(path), uid);
+    await chmod(path, 0o700);
+    checkOwnedFolder(path, await lstat(path), uid);
     return;
   }
   checkOwnedFolder(path, info, uid);
@@ -166,20 +190,24 @@ function ensurePrivateFolder(path: string, uid: number): void {
  * The host-visible temp folder of runs in `workspace`: `<tmp>/skillgate-<uid>/<workspace hash>`, both levels
  * mode 0700 and checked with lstat (owner, no symlink), never a fixed shared name another user could plant.
  */
-export function privateTmpDir(workspace: string, base = tmpdir(), uid = process.getuid?.() ?? 0): string {
+export async function privateTmpDir(
+  workspace: string,
+  base = tmpdir(),
+  uid = process.getuid?.() ?? 0,
+): Promise<string> {
   const user = join(base, `skillgate-${uid}`);
-  ensurePrivateFolder(user, uid);
+  await ensurePrivateFolder(user, uid);
   const dir = join(user, createHash("sha256").update(workspace).digest("hex").slice(0, 16));
-  ensurePrivateFolder(dir, uid);
+  await ensurePrivateFolder(dir, uid);
   return dir;
 }
 
 /** Traverse-only ACL for the sandbox uid on the per-user temp parent, full access on the run folder. */
-export function grantTmpDir(dir: string, uid: number): void {
+export async function grantTmpDir(dir: string, uid: number): Promise<void> {
   const problem =
-    setfacl(["-m", `u:${uid}:x`], [join(dir, "..")]) ??
-    setfacl(["-m", `u:${uid}:rwx,m::rwx`], [dir]) ??
-    setfacl(["-d", "-m", `u:${uid}:rwx,u:${process.getuid?.() ?? 0}:rwx,m::rwx`], [dir]);
+    (await setfacl(["-m", `u:${uid}:x`], [join(dir, "..")])) ??
+    (await setfacl(["-m", `u:${uid}:rwx,m::rwx`], [dir])) ??
+    (await setfacl(["-d", "-m", `u:${uid}:rwx,u:${process.getuid?.() ?? 0}:rwx,m::rwx`], [dir]));
   if (problem !== null) {
     throw new SkillgateError(
       "SANDBOX_UNAVAILABLE",

@@ -4,10 +4,12 @@ import type { ExecConfig } from "../config/index.js";
 import { skillgateHome } from "../config/index.js";
 import type { SkillRecord } from "../skills/index.js";
 import { envNameProblem } from "./env.js";
-import type { RunLimits, SandboxLevel } from "./types.js";
+import type { RunLimits, SandboxLevel, WorkspaceBudget } from "./types.js";
 
 export interface RunPlan {
   limits: RunLimits;
+  /** exec.workspace_files / exec.workspace_mb: what one run may add to its writable area. */
+  workspaceBudget: WorkspaceBudget;
   sandboxLevel: SandboxLevel;
   network: boolean;
   /** Host variable names the operator granted (exec.grants.<id>.env) that passed the allow-list. */
@@ -118,6 +120,7 @@ export function runPlanFor(
 
   return {
     limits,
+    workspaceBudget: { files: exec.workspace_files, bytes: exec.workspace_mb * MIB },
     sandboxLevel: override.sandbox_level ?? exec.sandbox_level,
     network,
     envNames,

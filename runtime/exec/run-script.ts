@@ -42,6 +42,7 @@ export async function runScript(req: RunRequest, deps: RunDeps = {}): Promise<Ru
       ? { userNet: { slirp4netns: prepared.slirp, asRoot: process.getuid?.() === 0 } }
       : {}),
     ...(setup?.stderrPreamble ? { stderrPreamble: setup.stderrPreamble } : {}),
+    ...(prepared.area ? { area: prepared.area } : {}),
     pollIntervalMs: req.pollIntervalMs ?? 50,
     platform,
     now: deps.now ?? (() => performance.now()),
@@ -49,7 +50,7 @@ export async function runScript(req: RunRequest, deps: RunDeps = {}): Promise<Ru
     setup?.release();
     await prepared.scratch.remove();
   });
-  const planted = setup?.removePlantedGit() ?? [];
+  const planted = (await setup?.removePlantedGit()) ?? [];
   const ended = {
     run,
     argv: prepared.argv,

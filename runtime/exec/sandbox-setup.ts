@@ -1,5 +1,8 @@
 // Host-side preparation of one bwrap run: unprivileged identity, ACL grants, read-only git metadata and installation, seccomp and bind descriptors.
-import { closeSync, existsSync, lstatSync, readFileSync, realpathSync, statSync } from "node:fs";
+
+import type { Stats } from "node:fs";
+import { closeSync } from "node:fs";
+import { access, lstat, readFile, realpath, stat } from "node:fs/promises";
 import { dirname, isAbsolute, join, resolve } from "node:path";
 import { type BwrapPlan, boundSources, isUnder } from "./bwrap.js";
 import {
@@ -13,7 +16,13 @@ import {
 import { USER_NET_RESOLV_CONF } from "./netns.js";
 import { findExecutable, ownPackageRoot } from "./runner.js";
 import { seccompProgram, seccompSupported } from "./seccomp.js";
-import { newGitPaths, removePlanted, scanWritableArea } from "./writable-area.js";
+import {
+  areaSkip,
+  newGitPaths,
+  removePlanted,
+  scanWritableArea,
+  type WritableScan,
+} from "./writable-area.js";
 
 export interface SetupInput {
   writablePaths: string[];
@@ -29,6 +38,8 @@ export interface SetupInput {
 
 export interface SandboxSetup {
   identity: SandboxIdentity;
+  /** The walk of the writable paths made for the grants (reused as the workspace budget's baseline). */
+  scan: WritableScan;
   /** Argv before bwrap: setpriv (root only), then keyctl for a fresh session keyring when available. */
   prefix: string[];
   /** Fields merged into the bwrap plan. */
@@ -41,14 +52,21 @@ export interface SandboxSetup {
   /** Closes the descriptors (call once spawned). */
   release(): void;
   /** After the run: removes `.git` entries the run created; returns the removed paths. */
-  removePlantedGit(): string[];
+  removePlantedGit(): Promise<string[]>;
 }
 
 const SYSTEM_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
 let programCache: Buffer | null = null;
 
+async function exists(path: string): Promise<boolean> {
+  return access(path).then(
+    () => true,
+    () => false,
+  );
+}
+
 /** skillgate's installation parts that must stay read-only wherever the workspace is. */
-function installationPaths(writable: string[]): string[] {
+async function installationPaths(writable: string[]): Promise<string[]> {
   const root = ownPackageRoot();
   if (root === null) return [];
   const parts = ["dist", "runtime", "node_modules", "skills", "scripts", "package.json"].map((name) =>
@@ -57,59 +75,61 @@ function installationPaths(writable: string[]): string[] {
   // The whole package when a writable folder contains it; its parts when the workspace lies inside it.
   const inside = writable.some((path) => isUnder(path, root) && path !== root);
   const candidates = writable.some((path) => isUnder(root, path)) && !inside ? [root] : parts;
-  return candidates.filter((path) => existsSync(path) && writable.some((w) => isUnder(path, w)));
+  const inWritable = candidates.filter((path) => writable.some((w) => isUnder(path, w)));
+  const present = await Promise.all(inWritable.map(exists));
+  return inWritable.filter((_, index) => present[index]);
 }
 
 /** A `.git` file or symlink names the real git folder (and a worktree's common folder): those must be read-only too. */
-function gitTargets(gitPath: string): string[] {
+async function gitTargets(gitPath: string, info: Stats | null): Promise<string[]> {
   const targets: string[] = [];
-  const add = (path: string): void => {
+  const add = async (path: string): Promise<void> => {
     try {
-      targets.push(realpathSync(path));
+      targets.push(await realpath(path));
     } catch {
       // dangling: nothing to protect
     }
   };
-  const info = lstatSync(gitPath, { throwIfNoEntry: false });
   if (!info) return targets;
-  if (info.isSymbolicLink()) add(gitPath);
+  if (info.isSymbolicLink()) await add(gitPath);
   else if (info.isFile() && info.size < 4096) {
-    const match = /^gitdir:\s*(.+?)\s*$/m.exec(readFileSync(gitPath, "utf8"));
+    const match = /^gitdir:\s*(.+?)\s*$/m.exec(await readFile(gitPath, "utf8").catch(() => ""));
     if (match?.[1]) {
       const gitDir = isAbsolute(match[1]) ? match[1] : resolve(dirname(gitPath), match[1]);
-      add(gitDir);
-      const common = join(gitDir, "commondir");
-      if (existsSync(common)) add(resolve(gitDir, readFileSync(common, "utf8").trim()));
+      await add(gitDir);
+      const common = await readFile(join(gitDir, "commondir"), "utf8").catch(() => null);
+      if (common !== null) await add(resolve(gitDir, common.trim()));
     }
   }
   return targets;
 }
 
-export function prepareSandbox(input: SetupInput, planBase: BwrapPlan): SandboxSetup {
+export async function prepareSandbox(input: SetupInput, planBase: BwrapPlan): Promise<SandboxSetup> {
   const identity = sandboxIdentity(input.sandboxUid);
   const warnings: string[] = [];
   const roots = input.writablePaths;
-  const skip = (path: string): boolean =>
-    roots.some((root) => path === join(root, ".ucagent")) ||
-    input.sensitivePaths.some((sensitive) => isUnder(path, sensitive));
-  const scan = scanWritableArea(roots, { skip });
+  const skip = areaSkip(roots, input.sensitivePaths);
+  const scan = await scanWritableArea(roots, { skip });
   if (scan.truncated) {
     warnings.push(
       `the writable area has more than ${scan.entries.length} entries; git metadata beyond them is not protected; fix: run scripts with a smaller workspace`,
     );
   }
-  const gitProtected = scan.gitPaths.flatMap((path) => {
-    const kind = lstatSync(path, { throwIfNoEntry: false });
-    const own = kind?.isSymbolicLink() ? [] : [path];
-    return [...own, ...gitTargets(path).filter((target) => roots.some((root) => isUnder(target, root)))];
-  });
-  const protectedPaths = [...new Set([...gitProtected, ...installationPaths(roots)])];
+  const gitProtected = await Promise.all(
+    scan.gitPaths.map(async (path) => {
+      const kind = await lstat(path).catch(() => null);
+      const own = kind?.isSymbolicLink() ? [] : [path];
+      const targets = await gitTargets(path, kind);
+      return [...own, ...targets.filter((target) => roots.some((root) => isUnder(target, root)))];
+    }),
+  );
+  const protectedPaths = [...new Set([...gitProtected.flat(), ...(await installationPaths(roots))])];
 
   if (identity.dropped) {
-    const owner = statSync(roots[0] ?? "/").uid;
-    grantWritable(scan, identity.uid, owner);
-    grantOnce(input.persistentPaths, identity.uid);
-    if (input.tmpDir !== undefined) grantTmpDir(input.tmpDir, identity.uid);
+    const owner = (await stat(roots[0] ?? "/")).uid;
+    await grantWritable(scan, identity.uid, owner);
+    await grantOnce(input.persistentPaths, identity.uid);
+    if (input.tmpDir !== undefined) await grantTmpDir(input.tmpDir, identity.uid);
   }
 
   const fds: Array<number | Buffer> = [];
@@ -136,7 +156,7 @@ export function prepareSandbox(input: SetupInput, planBase: BwrapPlan): SandboxS
       ...input.persistentPaths,
       ...(input.tmpDir === undefined ? [] : [input.tmpDir]),
     ];
-    grantTraverse(boundSources({ ...planBase, protectedPaths }), identity.uid, writable);
+    await grantTraverse(boundSources({ ...planBase, protectedPaths }), identity.uid, writable);
   }
   const keyctl = findExecutable("keyctl", SYSTEM_PATH);
   if (keyctl === null) {
@@ -146,6 +166,7 @@ export function prepareSandbox(input: SetupInput, planBase: BwrapPlan): SandboxS
   }
   return {
     identity,
+    scan,
     prefix: [...identity.prefix, ...(keyctl === null ? [] : [keyctl, "session", "-"])],
     plan: {
       protectedPaths,
@@ -166,9 +187,9 @@ export function prepareSandbox(input: SetupInput, planBase: BwrapPlan): SandboxS
       }
       fds.length = 0;
     },
-    removePlantedGit() {
-      const planted = newGitPaths(roots, scan.gitPaths, skip);
-      const left = removePlanted(planted);
+    async removePlantedGit() {
+      const planted = await newGitPaths(roots, scan.gitPaths, skip);
+      const left = await removePlanted(planted);
       return planted.filter((path) => !left.includes(path));
     },
   };

@@ -1,6 +1,8 @@
-// Walks the writable area of a run: entries the sandbox uid may be granted, every `.git` to keep read-only, new `.git` a run left behind.
-import { type Dirent, lstatSync, readdirSync, rmSync } from "node:fs";
+// Walks the writable area of a run: entries the sandbox uid may be granted, every `.git` to keep read-only, its size for the budget.
+import type { Dirent } from "node:fs";
+import { lstat, readdir, rm } from "node:fs/promises";
 import { join } from "node:path";
+import { isUnder } from "./bwrap.js";
 
 export interface AreaEntry {
   path: string;
@@ -13,6 +15,10 @@ export interface WritableScan {
   entries: AreaEntry[];
   /** Every entry named `.git` (folder, file or symlink), top-level or nested. */
   gitPaths: string[];
+  /** Every directory entry seen below the roots (links, git metadata and skipped ones too): inodes in use. */
+  seen: number;
+  /** Allocated bytes of the regular files seen (st_blocks, so sparse files count what they use). */
+  bytes: number;
   /** The walk stopped at `maxEntries`: what lies beyond was not seen. */
   truncated: boolean;
 }
@@ -23,33 +29,44 @@ export interface ScanOptions {
   maxEntries?: number;
 }
 
-const DEFAULT_MAX_ENTRIES = 200_000;
+export const DEFAULT_MAX_ENTRIES = 200_000;
 
-/** Breadth-first, never following symlinks, bounded. */
-export function scanWritableArea(roots: string[], options: ScanOptions): WritableScan {
+/** What a run's walk leaves out: skillgate's state under each root and the sensitive paths (masked inside). */
+export function areaSkip(
+  roots: readonly string[],
+  sensitivePaths: readonly string[],
+): (path: string) => boolean {
+  return (path) =>
+    roots.some((root) => path === join(root, ".ucagent")) ||
+    sensitivePaths.some((sensitive) => isUnder(path, sensitive));
+}
+
+/** Breadth-first, never following symlinks, bounded; the files of one folder are examined together. */
+export async function scanWritableArea(roots: string[], options: ScanOptions): Promise<WritableScan> {
   const max = options.maxEntries ?? DEFAULT_MAX_ENTRIES;
-  const scan: WritableScan = { roots, entries: [], gitPaths: [], truncated: false };
+  const scan: WritableScan = { roots, entries: [], gitPaths: [], seen: 0, bytes: 0, truncated: false };
   const queue: string[] = [];
   for (const root of roots) {
-    const info = lstatSync(root, { throwIfNoEntry: false });
+    const info = await lstat(root).catch(() => null);
     if (info?.isDirectory()) {
       scan.entries.push({ path: root, dir: true });
       queue.push(root);
     }
   }
-  let seen = 0;
   while (queue.length > 0) {
     const dir = queue.shift() as string;
     let children: Dirent[];
     try {
-      children = readdirSync(dir, { withFileTypes: true });
+      children = await readdir(dir, { withFileTypes: true });
     } catch {
       continue;
     }
+    const files: string[] = [];
     for (const child of children) {
-      if (++seen > max) {
+      if (++scan.seen > max) {
+        scan.seen = max;
         scan.truncated = true;
-        return scan;
+        break;
       }
       const path = join(dir, child.name);
       if (child.name === ".git") {
@@ -61,31 +78,35 @@ export function scanWritableArea(roots: string[], options: ScanOptions): Writabl
       if (child.isDirectory()) {
         scan.entries.push({ path, dir: true });
         queue.push(path);
-      } else if (child.isFile()) {
-        const info = lstatSync(path, { throwIfNoEntry: false });
-        if (info?.isFile() && info.nlink === 1) scan.entries.push({ path, dir: false });
-      }
+      } else if (child.isFile()) files.push(path);
     }
+    const infos = await Promise.all(files.map((path) => lstat(path).catch(() => null)));
+    infos.forEach((info, index) => {
+      if (!info?.isFile()) return;
+      scan.bytes += info.blocks * 512;
+      if (info.nlink === 1) scan.entries.push({ path: files[index] as string, dir: false });
+    });
+    if (scan.truncated) break;
   }
   return scan;
 }
 
 /** Every `.git` under `roots` that is not in `before`: a run must not plant git metadata for the host's next git command. */
-export function newGitPaths(
+export async function newGitPaths(
   roots: string[],
   before: readonly string[],
   skip: (path: string) => boolean,
-): string[] {
+): Promise<string[]> {
   const known = new Set(before);
-  return scanWritableArea(roots, { skip }).gitPaths.filter((path) => !known.has(path));
+  return (await scanWritableArea(roots, { skip })).gitPaths.filter((path) => !known.has(path));
 }
 
 /** Removes what `newGitPaths` found; returns the paths it could not remove. */
-export function removePlanted(paths: string[]): string[] {
+export async function removePlanted(paths: string[]): Promise<string[]> {
   const left: string[] = [];
   for (const path of paths) {
     try {
-      rmSync(path, { recursive: true, force: true });
+      await rm(path, { recursive: true, force: true });
     } catch {
       left.push(path);
     }

@@ -257,9 +257,10 @@ export async function requestFor(
     network: plan.network,
     persistentPaths: plan.persistentPaths,
     // Host-visible so a helper's "temp file kept: <path>" still exists after the run; private per user and workspace.
-    tmpDir: privateTmpDir(session.paths.root),
+    tmpDir: await privateTmpDir(session.paths.root),
     sandboxUid: session.config.exec.sandbox_uid,
     limits: plan.limits,
+    workspaceBudget: plan.workspaceBudget,
     sandboxLevel: plan.sandboxLevel,
     allowUnsandboxed: session.config.exec.allow_unsandboxed,
     scan: (paths) => scanFiles(paths),

@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { ExecSchema } from "../../runtime/config/schema.js";
 import { envNameProblem, filterRunEnv, runPlanFor } from "../../runtime/exec/index.js";
+import { DEFAULT_WORKSPACE_BUDGET } from "../../runtime/exec/prepare/workspace-budget.js";
 
 const MIB = 1024 * 1024;
 const home = "/tmp/skillgate-home-test";
@@ -24,6 +25,7 @@ describe("runPlanFor", () => {
         maxFileSizeBytes: 256 * MIB,
         maxOpenFiles: 1024,
       },
+      workspaceBudget: { files: 10_000, bytes: 256 * MIB },
       sandboxLevel: 2,
       network: false,
       envNames: [],
@@ -31,6 +33,14 @@ describe("runPlanFor", () => {
       extraEnv: {},
       warnings: [],
     });
+  });
+
+  it("takes the workspace budget from exec.workspace_files / workspace_mb; its defaults are runScript's", () => {
+    expect(runPlanFor(ExecSchema.parse({}), skill({}), hostEnv).workspaceBudget).toEqual(
+      DEFAULT_WORKSPACE_BUDGET,
+    );
+    const plan = runPlanFor(ExecSchema.parse({ workspace_files: 5, workspace_mb: 2 }), skill({}), hostEnv);
+    expect(plan.workspaceBudget).toEqual({ files: 5, bytes: 2 * MIB });
   });
 
   it("applies per-skill overrides and caps the timeout at max_timeout_seconds", () => {

@@ -38,31 +38,31 @@ describe.sequential("run TMPDIR", () => {
 
 describe("privateTmpDir", () => {
   const uid = process.getuid?.() ?? 0;
-  it("is per user and per workspace, mode 0700 at both levels", () => {
+  it("is per user and per workspace, mode 0700 at both levels", async () => {
     const base = join(harness.root, "tmp-base");
     mkdirSync(base);
-    const a = privateTmpDir("/ws/a", base);
-    const b = privateTmpDir("/ws/b", base);
+    const a = await privateTmpDir("/ws/a", base);
+    const b = await privateTmpDir("/ws/b", base);
     expect(a).not.toBe(b);
     expect(a.startsWith(join(base, `skillgate-${uid}`))).toBe(true);
     for (const dir of [join(base, `skillgate-${uid}`), a]) {
       expect(lstatSync(dir).mode & 0o777).toBe(0o700);
       expect(lstatSync(dir).uid).toBe(uid);
     }
-    expect(privateTmpDir("/ws/a", base)).toBe(a);
+    expect(await privateTmpDir("/ws/a", base)).toBe(a);
   });
 
-  it("refuses a planted symlink and tightens a folder others could enter", () => {
+  it("refuses a planted symlink and tightens a folder others could enter", async () => {
     const base = join(harness.root, "tmp-planted");
     mkdirSync(join(base, "elsewhere"), { recursive: true });
     symlinkSync(join(base, "elsewhere"), join(base, `skillgate-${uid}`));
-    expect(() => privateTmpDir("/ws/a", base)).toThrow(
+    await expect(privateTmpDir("/ws/a", base)).rejects.toThrow(
       `the run temp folder ${join(base, `skillgate-${uid}`)} is a symlink, expected a folder of uid ${uid} that others cannot enter (mode 700); fix: remove it (someone else may have planted it) and retry`,
     );
     rmSync(join(base, `skillgate-${uid}`));
     mkdirSync(join(base, `skillgate-${uid}`), { mode: 0o777 });
     chmodSync(join(base, `skillgate-${uid}`), 0o777);
-    privateTmpDir("/ws/a", base);
+    await privateTmpDir("/ws/a", base);
     expect(lstatSync(join(base, `skillgate-${uid}`)).mode & 0o007).toBe(0);
   });
 });

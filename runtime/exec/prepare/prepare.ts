@@ -10,9 +10,11 @@ import { levelOneGuard, SYSTEM_PATH } from "../plan/host-tools.js";
 import type { ExecPlan, Stopped } from "../plan/plan.js";
 import { prepareSandbox, type SandboxSetup } from "../sandbox-setup.js";
 import { sensitiveHomePaths } from "../sensitive.js";
+import type { AreaWatch } from "../supervise/supervise.js";
 import { limitArgv, runCgroup } from "./limits.js";
 import { userNetFor } from "./network.js";
 import { prepareScratch, type Scratch } from "./scratch.js";
+import { budgetWatch, DEFAULT_WORKSPACE_BUDGET } from "./workspace-budget.js";
 
 export interface Prepared {
   argv: string[];
@@ -24,6 +26,8 @@ export interface Prepared {
   handshake: boolean;
   slirp: string | null;
   scratch: Scratch;
+  /** The workspace budget's watch, or null when it cannot be enforced (said in a warning). */
+  area: AreaWatch | null;
   warnings: string[];
 }
 
@@ -85,7 +89,7 @@ export async function prepareRun(
   let setup: SandboxSetup | null = null;
   if (bwrap) {
     try {
-      setup = prepareSandbox(
+      setup = await prepareSandbox(
         {
           writablePaths: req.writablePaths,
           persistentPaths: scratch.writableExtras,
@@ -104,6 +108,14 @@ export async function prepareRun(
     }
     warnings.push(...setup.warnings);
   }
+  const budget = await budgetWatch({
+    writablePaths: req.writablePaths,
+    ...(req.tmpDir === undefined ? {} : { tmpDir: req.tmpDir }),
+    sensitivePaths,
+    budget: req.workspaceBudget ?? DEFAULT_WORKSPACE_BUDGET,
+    ...(setup ? { known: setup.scan } : {}),
+  });
+  warnings.push(...budget.warnings);
   const limited = await limitArgv(limits, hostEnv.PATH, cgroup !== null, platform, setup?.identity.uid);
   warnings.push(...limited.warnings);
   let argv: string[];
@@ -129,6 +141,7 @@ export async function prepareRun(
       handshake,
       slirp: net.slirp,
       scratch,
+      area: budget.watch,
       warnings,
     },
   };

@@ -1,0 +1,136 @@
+// Issue 11 through the tools: the per-run workspace budget (exec.workspace_files / workspace_mb) stops inode and byte floods.
+import { mkdirSync, readdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type Bed, makeBed, record, survivorsOf } from "./tool-bed.js";
+
+const FILES = 200;
+const MIB = 4;
+
+/** Empty files in a loop, forever: only the budget can stop it before the time limit. */
+const FLOOD_PY = `import os, sys
+d = os.environ["TMPDIR"] if sys.argv[1] == "TMPDIR" else sys.argv[1]
+d = os.path.join(d, "flood")
+os.makedirs(d, exist_ok=True)
+i = 0
+while True:
+    open(os.path.join(d, "f%d" % i), "w").close()
+    i += 1
+`;
+/** 1 MiB files in a loop, forever. */
+const FILL_PY = `import os, sys
+d = sys.argv[1]
+os.makedirs(d, exist_ok=True)
+i = 0
+block = b"x" * (1 << 20)
+while True:
+    with open(os.path.join(d, "big%d" % i), "wb") as f:
+        f.write(block)
+        f.flush()
+        os.fsync(f.fileno())
+    i += 1
+`;
+/** N files per round (removed again at the end of each round when asked), then a clean exit. */
+const BURST_PY = `import os, sys
+d, n = sys.argv[1], int(sys.argv[2])
+rounds = int(sys.argv[3]) if len(sys.argv) > 3 else 1
+os.makedirs(d, exist_ok=True)
+for r in range(rounds):
+    for i in range(n):
+        open(os.path.join(d, "b%d" % i), "w").close()
+    if rounds > 1:
+        for i in range(n):
+            os.remove(os.path.join(d, "b%d" % i))
+print("made", n * rounds)
+`;
+
+const SCRIPTS = { "flood.py": FLOOD_PY, "fill.py": FILL_PY, "burst.py": BURST_PY };
+
+function filesMessage(script: string, count: number): string {
+  return `SCRIPT_WORKSPACE_LIMIT: script '${script}' created ${count} new files and folders in its writable area (workspace and run temp folder), over the budget of ${FILES} per run, and was killed with its process tree; what it wrote stays; fix: write fewer files (an archive, or one file per result), or raise exec.workspace_files`;
+}
+
+/** The count the outcome reports (it depends on how far the flood got before it was stopped). */
+function reportedCount(message: string | undefined): number {
+  return Number(/ (?:created|by) (\d+) /.exec(message ?? "")?.[1] ?? Number.NaN);
+}
+
+async function expectNoSurvivor(result: Awaited<ReturnType<Bed["run"]>>): Promise<void> {
+  const runId = (result.structured.commands as Array<{ run_id?: string }>)[0]?.run_id;
+  expect(runId).toMatch(/^sg-/);
+  expect(await survivorsOf(runId as string)).toEqual([]);
+}
+
+describe.each([2, 1] as const)("workspace budget at sandbox level %i", (level) => {
+  let bed: Bed;
+  beforeAll(async () => {
+    bed = await makeBed({
+      skills: [{ name: "flood", scripts: SCRIPTS }],
+      exec: { sandbox_level: level, workspace_files: FILES, workspace_mb: MIB },
+    });
+  });
+  afterAll(() => bed.cleanup());
+
+  it("stops an inode flood in the workspace with SCRIPT_WORKSPACE_LIMIT, naming the count and the key", async () => {
+    const target = join(bed.ws, "out", "w");
+    mkdirSync(join(target, "flood"), { recursive: true });
+    const result = await bed.run("flood", "flood.py", target);
+    expect(result).toMatchObject({ isError: true, code: "SCRIPT_WORKSPACE_LIMIT" });
+    const run = record(result);
+    expect(run.status).toBe("workspace_limit");
+    const count = reportedCount(run.message);
+    expect(count).toBeGreaterThan(FILES);
+    expect(run.message).toBe(filesMessage("flood.py", count));
+    // Only files are new here (the folder existed); what is on disk is at least what was counted.
+    expect(readdirSync(join(target, "flood")).length).toBeGreaterThanOrEqual(count);
+    expect(result.text).toContain(
+      `Command 1 failed (workspace_limit): script 'flood.py' created ${count} new files and folders`,
+    );
+    await expectNoSurvivor(result);
+  });
+
+  it("stops an inode flood in the run's host-visible TMPDIR too", async () => {
+    const result = await bed.run("flood", "flood.py", "TMPDIR");
+    expect(result.code).toBe("SCRIPT_WORKSPACE_LIMIT");
+    const run = record(result);
+    expect(run.status).toBe("workspace_limit");
+    expect(run.message).toBe(filesMessage("flood.py", reportedCount(run.message)));
+    await expectNoSurvivor(result);
+  });
+
+  it("stops a byte flood at exec.workspace_mb", async () => {
+    const result = await bed.run("flood", "fill.py", join(bed.ws, "out", "fill"));
+    expect(result.code).toBe("SCRIPT_WORKSPACE_LIMIT");
+    const run = record(result);
+    expect(run.status).toBe("workspace_limit");
+    const mib = reportedCount(run.message);
+    expect(mib).toBeGreaterThan(MIB);
+    expect(run.message).toBe(
+      `SCRIPT_WORKSPACE_LIMIT: script 'fill.py' grew its writable area (workspace and run temp folder) by ${mib} MiB, over the budget of ${MIB} MiB per run, and was killed with its process tree; what it wrote stays; fix: write less, or raise exec.workspace_mb`,
+    );
+    await expectNoSurvivor(result);
+  });
+
+  it("catches a burst that ends before a check would see it, after the run", async () => {
+    const burst = join(bed.ws, "out", "burst");
+    mkdirSync(burst, { recursive: true });
+    const result = await bed.run("flood", "burst.py", `${burst} ${FILES + 100}`);
+    const run = record(result);
+    expect(run.status).toBe("workspace_limit");
+    // Counted during the run when a check fell inside the burst, else after it: FILES + 100 at most.
+    const count = reportedCount(run.message);
+    expect(count).toBeGreaterThan(FILES);
+    expect(count).toBeLessThanOrEqual(FILES + 100);
+    expect(run.message).toBe(filesMessage("burst.py", count));
+  });
+
+  it("lets a run within budget pass; files that were there before and files it removes do not count", async () => {
+    const before = join(bed.ws, "out", "before");
+    mkdirSync(before, { recursive: true });
+    for (let i = 0; i < FILES * 3; i++) writeFileSync(join(before, `old${i}`), "");
+    const within = await bed.run("flood", "burst.py", `${join(bed.ws, "out", "within")} ${FILES - 10}`);
+    expect(record(within).status, within.text).toBe("ok");
+    const churn = await bed.run("flood", "burst.py", `${join(bed.ws, "out", "churn")} ${FILES / 2} 8`);
+    expect(record(churn).status, churn.text).toBe("ok");
+  });
+});
