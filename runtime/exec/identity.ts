@@ -204,6 +204,9 @@ export async function privateTmpDir(
 
 /** Traverse-only ACL for the sandbox uid on the per-user temp parent, full access on the run folder. */
 export async function grantTmpDir(dir: string, uid: number): Promise<void> {
+  // The folder is skillgate's own (privateTmpDir) and keeps its ACLs: granted once per uid and inode.
+  const key = `${uid}\0tmp\0${dir}\0${(await lstat(dir)).ino}`;
+  if (granted.has(key)) return;
   const problem =
     (await setfacl(["-m", `u:${uid}:x`], [join(dir, "..")])) ??
     (await setfacl(["-m", `u:${uid}:rwx,m::rwx`], [dir])) ??
@@ -214,4 +217,5 @@ export async function grantTmpDir(dir: string, uid: number): Promise<void> {
       `cannot give the sandbox uid ${uid} access to the run temp folder ${dir}: ${problem}; fix: apt-get install acl`,
     );
   }
+  granted.add(key);
 }
