@@ -50,9 +50,15 @@ export async function runScript(req: RunRequest, deps: RunDeps = {}): Promise<Ru
     setup?.release();
     await prepared.scratch.remove();
   });
-  const planted = (await setup?.removePlantedGit()) ?? [];
+  const area = prepared.area ? await prepared.area.final(setup !== null) : null;
+  const planted = (await setup?.removePlantedGit(area?.scan ?? undefined)) ?? [];
+  const excess = run.workspaceExcess ?? area?.excess ?? undefined;
   const ended = {
-    run,
+    // A limit that stopped the run wins; else growth found after it (a burst between two checks) is the outcome.
+    run:
+      excess && run.limit === null
+        ? { ...run, limit: "workspace_limit" as const, workspaceExcess: excess }
+        : run,
     argv: prepared.argv,
     cwd: req.cwd,
     signalAsCode: setup !== null || reportsSignalAsCode(prepared.argv),
@@ -69,7 +75,7 @@ export async function runScript(req: RunRequest, deps: RunDeps = {}): Promise<Ru
     stderr: run.stderr,
     truncated: run.truncated,
     sandboxed: plan.sandbox.kind !== "none",
-    warnings: [...prepared.warnings, ...run.warnings],
+    warnings: [...prepared.warnings, ...run.warnings, ...(area?.warnings ?? [])],
     ...(plan.findings ? { findings: plan.findings } : {}),
   });
 }

@@ -51,8 +51,8 @@ export interface SandboxSetup {
   stderrPreamble?: RegExp;
   /** Closes the descriptors (call once spawned). */
   release(): void;
-  /** After the run: removes `.git` entries the run created; returns the removed paths. */
-  removePlantedGit(): Promise<string[]>;
+  /** After the run: removes `.git` entries the run created (seen in `after` when given); returns the removed paths. */
+  removePlantedGit(after?: WritableScan): Promise<string[]>;
 }
 
 const SYSTEM_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
@@ -187,8 +187,8 @@ export async function prepareSandbox(input: SetupInput, planBase: BwrapPlan): Pr
       }
       fds.length = 0;
     },
-    async removePlantedGit() {
-      const planted = await newGitPaths(roots, scan.gitPaths, skip);
+    async removePlantedGit(after?: WritableScan) {
+      const planted = await newGitPaths(roots, scan.gitPaths, skip, after);
       const left = await removePlanted(planted);
       return planted.filter((path) => !left.includes(path));
     },

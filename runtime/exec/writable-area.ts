@@ -41,32 +41,32 @@ export function areaSkip(
     sensitivePaths.some((sensitive) => isUnder(path, sensitive));
 }
 
-/** Breadth-first, never following symlinks, bounded; the files of one folder are examined together. */
+/** Breadth-first, never following symlinks, bounded; the folders of one depth are read together. */
 export async function scanWritableArea(roots: string[], options: ScanOptions): Promise<WritableScan> {
   const max = options.maxEntries ?? DEFAULT_MAX_ENTRIES;
   const scan: WritableScan = { roots, entries: [], gitPaths: [], seen: 0, bytes: 0, truncated: false };
-  const queue: string[] = [];
+  let level: string[] = [];
   for (const root of roots) {
     const info = await lstat(root).catch(() => null);
     if (info?.isDirectory()) {
       scan.entries.push({ path: root, dir: true });
-      queue.push(root);
+      level.push(root);
     }
   }
-  while (queue.length > 0) {
-    const dir = queue.shift() as string;
+  const visit = async (dir: string, next: string[]): Promise<void> => {
     let children: Dirent[];
     try {
       children = await readdir(dir, { withFileTypes: true });
     } catch {
-      continue;
+      return;
     }
     const files: string[] = [];
     for (const child of children) {
+      if (scan.truncated) return;
       if (++scan.seen > max) {
         scan.seen = max;
         scan.truncated = true;
-        break;
+        return;
       }
       const path = join(dir, child.name);
       if (child.name === ".git") {
@@ -77,7 +77,7 @@ export async function scanWritableArea(roots: string[], options: ScanOptions): P
       if (child.name.includes("\n") || options.skip(path)) continue;
       if (child.isDirectory()) {
         scan.entries.push({ path, dir: true });
-        queue.push(path);
+        next.push(path);
       } else if (child.isFile()) files.push(path);
     }
     const infos = await Promise.all(files.map((path) => lstat(path).catch(() => null)));
@@ -86,7 +86,11 @@ export async function scanWritableArea(roots: string[], options: ScanOptions): P
       scan.bytes += info.blocks * 512;
       if (info.nlink === 1) scan.entries.push({ path: files[index] as string, dir: false });
     });
-    if (scan.truncated) break;
+  };
+  while (level.length > 0 && !scan.truncated) {
+    const next: string[] = [];
+    await Promise.all(level.map((dir) => visit(dir, next)));
+    level = next;
   }
   return scan;
 }
@@ -96,9 +100,12 @@ export async function newGitPaths(
   roots: string[],
   before: readonly string[],
   skip: (path: string) => boolean,
+  /** A complete walk made after the run over (at least) `roots` with the same skip, reused instead of a new one. */
+  after?: WritableScan,
 ): Promise<string[]> {
   const known = new Set(before);
-  return (await scanWritableArea(roots, { skip })).gitPaths.filter((path) => !known.has(path));
+  const scan = after && !after.truncated ? after : await scanWritableArea(roots, { skip });
+  return scan.gitPaths.filter((path) => !known.has(path) && roots.some((root) => isUnder(path, root)));
 }
 
 /** Removes what `newGitPaths` found; returns the paths it could not remove. */

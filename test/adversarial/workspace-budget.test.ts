@@ -1,8 +1,9 @@
 // Issue 11 through the tools: the per-run workspace budget (exec.workspace_files / workspace_mb) stops inode and byte floods.
-import { mkdirSync, readdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Bed, makeBed, record, survivorsOf } from "./tool-bed.js";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { survivors } from "../support/host-probes.js";
+import { type Bed, makeBed, record } from "./tool-bed.js";
 
 const FILES = 200;
 const MIB = 4;
@@ -12,6 +13,7 @@ const FLOOD_PY = `import os, sys
 d = os.environ["TMPDIR"] if sys.argv[1] == "TMPDIR" else sys.argv[1]
 d = os.path.join(d, "flood")
 os.makedirs(d, exist_ok=True)
+print(d, flush=True)
 i = 0
 while True:
     open(os.path.join(d, "f%d" % i), "w").close()
@@ -26,8 +28,6 @@ block = b"x" * (1 << 20)
 while True:
     with open(os.path.join(d, "big%d" % i), "wb") as f:
         f.write(block)
-        f.flush()
-        os.fsync(f.fileno())
     i += 1
 `;
 /** N files per round (removed again at the end of each round when asked), then a clean exit. */
@@ -44,6 +44,9 @@ for r in range(rounds):
 print("made", n * rounds)
 `;
 
+/** Flood folders outside the workspace (the run temp folder), as the script printed them. */
+const floods: string[] = [];
+
 const SCRIPTS = { "flood.py": FLOOD_PY, "fill.py": FILL_PY, "burst.py": BURST_PY };
 
 function filesMessage(script: string, count: number): string {
@@ -58,7 +61,7 @@ function reportedCount(message: string | undefined): number {
 async function expectNoSurvivor(result: Awaited<ReturnType<Bed["run"]>>): Promise<void> {
   const runId = (result.structured.commands as Array<{ run_id?: string }>)[0]?.run_id;
   expect(runId).toMatch(/^sg-/);
-  expect(await survivorsOf(runId as string)).toEqual([]);
+  expect(await survivors(runId as string)).toEqual([]);
 }
 
 describe.each([2, 1] as const)("workspace budget at sandbox level %i", (level) => {
@@ -66,10 +69,16 @@ describe.each([2, 1] as const)("workspace budget at sandbox level %i", (level) =
   beforeAll(async () => {
     bed = await makeBed({
       skills: [{ name: "flood", scripts: SCRIPTS }],
-      exec: { sandbox_level: level, workspace_files: FILES, workspace_mb: MIB },
+      // A time limit far beyond what the budget needs on a busy machine: a flood must end by the budget.
+      exec: { sandbox_level: level, workspace_files: FILES, workspace_mb: MIB, timeout_seconds: 60 },
     });
   });
   afterAll(() => bed.cleanup());
+  // What a stopped flood wrote stays; removed here so every case starts from a small workspace.
+  afterEach(() => {
+    rmSync(join(bed.ws, "out"), { recursive: true, force: true });
+    for (const dir of floods.splice(0)) rmSync(dir, { recursive: true, force: true });
+  });
 
   it("stops an inode flood in the workspace with SCRIPT_WORKSPACE_LIMIT, naming the count and the key", async () => {
     const target = join(bed.ws, "out", "w");
@@ -91,8 +100,9 @@ describe.each([2, 1] as const)("workspace budget at sandbox level %i", (level) =
 
   it("stops an inode flood in the run's host-visible TMPDIR too", async () => {
     const result = await bed.run("flood", "flood.py", "TMPDIR");
-    expect(result.code).toBe("SCRIPT_WORKSPACE_LIMIT");
     const run = record(result);
+    floods.push(run.output.split("\n")[0] as string);
+    expect(result.code).toBe("SCRIPT_WORKSPACE_LIMIT");
     expect(run.status).toBe("workspace_limit");
     expect(run.message).toBe(filesMessage("flood.py", reportedCount(run.message)));
     await expectNoSurvivor(result);

@@ -10,11 +10,10 @@ import { levelOneGuard, SYSTEM_PATH } from "../plan/host-tools.js";
 import type { ExecPlan, Stopped } from "../plan/plan.js";
 import { prepareSandbox, type SandboxSetup } from "../sandbox-setup.js";
 import { sensitiveHomePaths } from "../sensitive.js";
-import type { AreaWatch } from "../supervise/supervise.js";
 import { limitArgv, runCgroup } from "./limits.js";
 import { userNetFor } from "./network.js";
 import { prepareScratch, type Scratch } from "./scratch.js";
-import { budgetWatch, DEFAULT_WORKSPACE_BUDGET } from "./workspace-budget.js";
+import { type AreaWatch, budgetWatch, DEFAULT_WORKSPACE_BUDGET } from "./workspace-budget.js";
 
 export interface Prepared {
   argv: string[];

@@ -1,7 +1,7 @@
 // The per-run budget of the writable area (new entries, grown bytes): a baseline walk, a statfs trigger while the run lives, a confirming walk.
 import { lstat, statfs } from "node:fs/promises";
 import type { WorkspaceExcess } from "../outcome.js";
-import type { AreaWatch } from "../supervise/supervise.js";
+
 import type { WorkspaceBudget } from "../types.js";
 import { areaSkip, DEFAULT_MAX_ENTRIES, scanWritableArea, type WritableScan } from "../writable-area.js";
 
@@ -10,8 +10,10 @@ export const DEFAULT_WORKSPACE_BUDGET: WorkspaceBudget = { files: 10_000, bytes:
 
 /** statfs every 100 ms costs one syscall per file system; a flood of ~50k files/s is caught within ~5k files. */
 const TRIGGER_INTERVAL_MS = 100;
+/** A walk regardless of statfs, this often (statfs misses growth that deletions elsewhere offset). */
+const WALK_INTERVAL_MS = 1_000;
 /** Where statfs counts no inodes (btrfs, zfs report 0), the walk itself is the check, at most this often. */
-const WALK_INTERVAL_MS = 500;
+const BLIND_WALK_INTERVAL_MS = 500;
 
 interface FsUsage {
   inodes: number;
@@ -41,6 +43,25 @@ async function fsUsage(roots: readonly string[]): Promise<FsUsage> {
   return usage;
 }
 
+export interface Measured {
+  excess: WorkspaceExcess | null;
+  /** The walk made, when one was (complete unless over budget). */
+  scan: WritableScan | null;
+  /** The budget could not be enforced (a baseline over the walk's cap). */
+  warnings: string[];
+}
+
+/** A periodic check of the run's writable area while it runs, and the exact count after it. */
+export interface AreaWatch {
+  check(): Promise<WorkspaceExcess | null>;
+  /**
+   * After the run. `exact`: walk whatever statfs says (the sandbox's planted-git check needs that walk anyway);
+   * else walk only when statfs shows growth beyond what is left of the budget.
+   */
+  final(exact: boolean): Promise<Measured>;
+  intervalMs: number;
+}
+
 export interface BudgetInput {
   writablePaths: string[];
   tmpDir?: string;
@@ -54,8 +75,9 @@ export interface BudgetInput {
 /**
  * Watches a run's writable area against its budget. The baseline is one bounded walk before the run. While it
  * runs, statfs of the file systems involved is the cheap trigger: only when their used inodes or bytes grew by
- * more than what the budget still allows (other processes write there too) is the area walked again to count
- * what this run really added; a count within budget becomes the new mark.
+ * more than what the budget still allows (other processes write there too), or a second has passed, is the
+ * area walked again to count what this run really added. After the run one walk counts exactly (and serves
+ * the planted-git check too).
  */
 export async function budgetWatch(
   input: BudgetInput,
@@ -65,39 +87,60 @@ export async function budgetWatch(
     input.tmpDir !== undefined && !input.writablePaths.includes(input.tmpDir) ? [input.tmpDir] : [];
   const roots = [...input.writablePaths, ...extra];
   const skip = areaSkip(input.writablePaths, input.sensitivePaths);
-  const [own, rest, first] = await Promise.all([
-    input.known ?? scanWritableArea(input.writablePaths, { skip }),
+  // Without the set-up's walk (no bwrap) the baseline walk overlaps the run's start instead of delaying it:
+  // what a script creates before that walk reaches it counts as already there (lenient by that much only).
+  const own = input.known ?? scanWritableArea(input.writablePaths, { skip });
+  const [rest, first] = await Promise.all([
     extra.length > 0 ? scanWritableArea(extra, { skip }) : null,
     fsUsage(roots),
   ]);
-  if (own.truncated || rest?.truncated) {
-    return {
-      watch: null,
-      warnings: [
-        `the workspace budget (exec.workspace_files, exec.workspace_mb) is not enforced for this run: its writable area has more than ${DEFAULT_MAX_ENTRIES} entries; fix: run scripts with a smaller workspace`,
-      ],
-    };
-  }
-  const base = { seen: own.seen + (rest?.seen ?? 0), bytes: own.bytes + (rest?.bytes ?? 0) };
+  const baseline = Promise.resolve(own).then((scan) =>
+    scan.truncated || rest?.truncated
+      ? null
+      : { seen: scan.seen + (rest?.seen ?? 0), bytes: scan.bytes + (rest?.bytes ?? 0) },
+  );
+  const unenforced = `the workspace budget (exec.workspace_files, exec.workspace_mb) is not enforced for this run: its writable area has more than ${DEFAULT_MAX_ENTRIES} entries; fix: run scripts with a smaller workspace`;
+  if (input.known && (await baseline) === null) return { watch: null, warnings: [unenforced] };
   const now = input.now ?? Date.now;
   let mark = first;
   let allowFiles = budget.files;
   let allowBytes = budget.bytes;
   let lastWalk = now();
-  const check = async (): Promise<WorkspaceExcess | null> => {
-    const usage = await fsUsage(roots);
-    const quiet = usage.inodes - mark.inodes <= allowFiles && usage.bytes - mark.bytes <= allowBytes;
-    if (quiet && (usage.inodesCounted || now() - lastWalk < WALK_INTERVAL_MS)) return null;
+  const measure = async (): Promise<Measured> => {
+    const base = await baseline;
+    if (base === null) return { excess: null, scan: null, warnings: [unenforced] };
     lastWalk = now();
-    const scan = await scanWritableArea(roots, { skip, maxEntries: base.seen + budget.files + 1 });
+    // Past the cap the count is over budget anyway; never below the set-up walk's, so git metadata stays complete.
+    const maxEntries = Math.max(DEFAULT_MAX_ENTRIES, base.seen + budget.files + 1);
+    const scan = await scanWritableArea(roots, { skip, maxEntries });
     const files = scan.seen - base.seen;
     const bytes = scan.bytes - base.bytes;
-    if (files > budget.files) return { kind: "files", count: files, limit: budget.files };
-    if (bytes > budget.bytes) return { kind: "bytes", count: bytes, limit: budget.bytes };
-    mark = usage;
     allowFiles = budget.files - files;
     allowBytes = budget.bytes - bytes;
-    return null;
+    const excess: WorkspaceExcess | null =
+      files > budget.files
+        ? { kind: "files", count: files, limit: budget.files }
+        : bytes > budget.bytes
+          ? { kind: "bytes", count: bytes, limit: budget.bytes }
+          : null;
+    return { excess, scan, warnings: [] };
   };
-  return { watch: { check, intervalMs: TRIGGER_INTERVAL_MS }, warnings: [] };
+  const check = async (): Promise<Measured> => {
+    const usage = await fsUsage(roots);
+    const quiet = usage.inodes - mark.inodes <= allowFiles && usage.bytes - mark.bytes <= allowBytes;
+    // Deletions elsewhere on the file system can hide growth from statfs: a walk now and then all the same.
+    const due = now() - lastWalk >= (usage.inodesCounted ? WALK_INTERVAL_MS : BLIND_WALK_INTERVAL_MS);
+    if (quiet && !due) return { excess: null, scan: null, warnings: [] };
+    const measured = await measure();
+    mark = usage;
+    return measured;
+  };
+  return {
+    watch: {
+      check: async () => (await check()).excess,
+      final: (exact) => (exact ? measure() : check()),
+      intervalMs: TRIGGER_INTERVAL_MS,
+    },
+    warnings: [],
+  };
 }

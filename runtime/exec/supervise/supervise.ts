@@ -14,8 +14,8 @@ import { collectOutput, type Output } from "./output.js";
 
 export type LimitOutcome = "timeout" | "memory_limit" | "output_limit" | "workspace_limit";
 
-/** A periodic check of the run's writable area (workspace-budget.ts); a non-null answer stops the run. */
-export interface AreaWatch {
+/** A periodic check of the run's writable area (prepare/workspace-budget.ts); a non-null answer stops the run. */
+export interface AreaCheck {
   check(): Promise<WorkspaceExcess | null>;
   intervalMs: number;
 }
@@ -38,7 +38,7 @@ export interface SuperviseInput {
   extraFds?: Array<number | Buffer>;
   /** A line a wrapper prints first on stderr (keyctl's "Joined session keyring: N"), removed from the output. */
   stderrPreamble?: RegExp;
-  area?: AreaWatch;
+  area?: AreaCheck;
   pollIntervalMs: number;
   platform: NodeJS.Platform;
   now: () => number;
@@ -143,9 +143,8 @@ export async function supervise(input: SuperviseInput): Promise<Supervised> {
   clearInterval(areaPoll);
   // The run ends with its main process: anything it left behind (same group, same cgroup) dies now.
   kill();
-  // A flood shorter than one poll interval is still caught, after the fact.
+  // The exact count after the run is the caller's (it shares that walk with the planted-git check).
   await checking;
-  await checkArea();
   (net as UserNet | null)?.stop();
   const oomKilled = cgroup?.oomKilled() ?? false;
   memory.finish(cgroup?.peakBytes() ?? null);
