@@ -23,7 +23,7 @@ export const ERROR_CODES = [
   "NOT_TEXT",
   "SANDBOX_UNAVAILABLE",
   "SCAN_REFUSED",
-  "SANDBOX_VIOLATION", // a run did what the sandbox forbids (planted git metadata, write budget); undone or killed
+  "SANDBOX_VIOLATION", // a run did what the sandbox forbids (planted git metadata); undone
   "SCRIPT_COMPILE_FAILED", // a .ts helper failed to compile on the fast path (syntax error, not a regular file, too slow)
   "STAGE_INVALID", // workflow/stage config problem
   "WORKFLOW_INVALID", // the workflow cannot start (bad skill_list, checker args, ...): init/serve/call stop
