@@ -1,6 +1,7 @@
 // A live skill catalog: scans once, then each snapshot() re-reads only the folders that changed.
 import fs from "node:fs";
-import { type ScanOptions, SkillTree } from "./tree.js";
+import { SkillTree } from "./tree.js";
+import type { ScanOptions } from "./tree-files.js";
 import type { CatalogSnapshot, SkillRecord } from "./types.js";
 import { type FolderWatcher, startFolderWatcher } from "./watch-worker.js";
 

@@ -2,6 +2,7 @@
 
 export { type Catalog, type CatalogOptions, createCatalog } from "./catalog.js";
 export { type SplitResult, splitFrontmatter } from "./frontmatter.js";
+export { metadataString } from "./metadata.js";
 export { PYTHON_HOOK_NOT_RUN, pythonHookNotes } from "./python-hook.js";
 export { normaliseSkillId, scanSkillRoot, validateSkillDir } from "./scan.js";
 export {
@@ -12,7 +13,7 @@ export {
   SPEC_ALLOWED_FIELDS,
 } from "./spec-schema.js";
 export { codePointLength, compareCodePoints } from "./text.js";
-export { compareIds, DEFAULT_MAX_DEPTH, DEFAULT_MAX_SKILLS, type ScanOptions } from "./tree.js";
+export { compareIds, DEFAULT_MAX_DEPTH, DEFAULT_MAX_SKILLS, type ScanOptions } from "./tree-files.js";
 export type {
   CatalogSnapshot,
   Diagnostic,
@@ -23,7 +24,6 @@ export type {
 } from "./types.js";
 export {
   MAX_SKILL_FILE_BYTES,
-  metadataString,
   type ParsedSkillFile,
   type ParseResult,
   parseSkillFile,

@@ -1,18 +1,10 @@
 // Public discovery entry points: scan a skill root, validate one skill folder, normalise skill ids.
 import fs from "node:fs";
 import path from "node:path";
-import {
-  errorCode,
-  HOOKS_FILE,
-  readEntries,
-  readSkillFile,
-  SCRIPTS_DIR,
-  type ScanOptions,
-  SKILL_FILE,
-  SkillTree,
-  scriptNames,
-  toId,
-} from "./tree.js";
+import { SkillTree } from "./tree.js";
+import type { ScanOptions } from "./tree-files.js";
+import { HOOKS_FILE, readEntries, SCRIPTS_DIR, SKILL_FILE, scriptNames, toId } from "./tree-files.js";
+import { errorCode, readSkillFile } from "./tree-read.js";
 import type { CatalogSnapshot, SkillRecord, ValidationMode, ValidationResult } from "./types.js";
 import { parseSkillFile } from "./validate.js";
 

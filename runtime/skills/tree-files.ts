@@ -1,0 +1,231 @@
+// Reading one skill folder for the tree walker: SKILL.md (bounded, symlink-checked), scripts/, ids and diagnostics.
+import fs, { type Dirent } from "node:fs";
+import path from "node:path";
+import { PYTHON_HOOK_NOT_RUN, pythonHookDiagnostic } from "./python-hook.js";
+import { compareCodePoints } from "./text.js";
+import { errorCode, isInside, notRegular, readSkillFile } from "./tree-read.js";
+import type { Diagnostic, SkillRecord, ValidationMode } from "./types.js";
+import { parseSkillFile } from "./validate.js";
+
+export const SKILL_FILE = "SKILL.md";
+export const HOOKS_FILE = "hooks.ts";
+export const SCRIPTS_DIR = "scripts";
+const NOT_SCRIPTS = new Set(["__init__.py", "script_runner.json"]);
+export const DEFAULT_MAX_DEPTH = 8;
+export const DEFAULT_MAX_SKILLS = 10_000;
+
+export interface ScanOptions {
+  mode?: ValidationMode;
+  /** Deepest folder level scanned below the root (root = 0). */
+  maxDepth?: number;
+  /** Skills loaded at most; the walk stops with a diagnostic when reached. */
+  maxSkills?: number;
+}
+
+export interface SkillFolder {
+  dir: string;
+  id: string;
+  root: string;
+  mode: ValidationMode;
+  hasHooks: boolean;
+  scriptsEntries: Dirent[];
+  /** False for a FIFO, socket or device named SKILL.md: it must not be opened (it could block). */
+  isRegular: boolean;
+  /** The real skill root when SKILL.md is a symlink: its target must stay inside. */
+  linkRoot: string | undefined;
+}
+
+/** Loads one skill folder: its record, or the diagnostics it was skipped with. */
+export function loadSkillRecord(folder: SkillFolder): { skill: SkillRecord } | { skipped: Diagnostic[] } {
+  const { dir, scriptsEntries, hasHooks } = folder;
+  const file = childPath(dir, SKILL_FILE);
+  const read = folder.isRegular
+    ? readSkillFile(file, folder.linkRoot)
+    : { ok: false as const, diagnostic: notRegular(file) };
+  if (!read.ok) return { skipped: [read.diagnostic] };
+  let parsed: ReturnType<typeof parseSkillFile>;
+  try {
+    parsed = parseSkillFile(read.content, file, folder.mode);
+  } catch (error) {
+    // A bug of ours on one odd file must not take the whole catalog down: skip it, say so loudly.
+    const detail = error instanceof Error ? error.message : String(error);
+    return {
+      skipped: [
+        {
+          path: file,
+          code: "INTERNAL_ERROR",
+          message: `skillgate failed while parsing this SKILL.md (${detail}); the skill was skipped — please report this with the file attached`,
+          severity: "error",
+        },
+      ],
+    };
+  }
+  if (!parsed.ok || !parsed.parsed) return { skipped: parsed.diagnostics };
+  return {
+    skill: {
+      id: folder.id,
+      root: folder.root,
+      dir,
+      skillFile: file,
+      ...parsed.parsed,
+      scripts: scriptNames(childPath(dir, SCRIPTS_DIR), scriptsEntries),
+      hasHooks,
+      diagnostics: withPythonHook(parsed.diagnostics, dir, scriptsEntries, hasHooks),
+    },
+  };
+}
+
+/**
+ * A folder symlink pointing outside the root, as a warning. Directory symlinks are never followed: one pointing
+ * inside the root would list the same skill twice under two ids (and can loop); one pointing outside would escape
+ * the root. Only the escape is reported, as it usually means a skill was linked instead of copied.
+ */
+export function dirSymlinkEscape(dir: string, entry: Dirent, realRoot: string): Diagnostic | null {
+  const link = path.join(dir, entry.name);
+  let target: string;
+  try {
+    if (!fs.statSync(link).isDirectory()) return null;
+    target = fs.realpathSync(link);
+  } catch {
+    return null;
+  }
+  if (isInside(realRoot, target)) return null;
+  return {
+    path: link,
+    code: "SYMLINK_ESCAPE",
+    message: `folder symlink ${link} points outside the skill root to ${target}; not followed — copy that folder into the skill root instead`,
+    severity: "warning",
+  };
+}
+
+/** The skill root's real path, or why it cannot be walked (missing, or not a folder). */
+export function resolveRoot(root: string): { realRoot?: string; missing?: Diagnostic } {
+  let realRoot: string;
+  let stat: fs.Stats;
+  try {
+    realRoot = fs.realpathSync(root);
+  } catch (error) {
+    return { missing: rootMissing(root, error) };
+  }
+  try {
+    stat = fs.statSync(realRoot);
+  } catch (error) {
+    return { realRoot, missing: rootMissing(root, error) };
+  }
+  if (stat.isDirectory()) return { realRoot };
+  return {
+    realRoot,
+    missing: {
+      path: root,
+      code: "SKILL_ROOT_MISSING",
+      message: `skill root ${root} is not a folder; point the skill root at the folder that holds the skill folders`,
+      severity: "error",
+    },
+  };
+}
+
+function rootMissing(root: string, error: unknown): Diagnostic {
+  return {
+    path: root,
+    code: "SKILL_ROOT_MISSING",
+    message: `skill root ${root} does not exist (${errorCode(error)}); create it or run "skillgate init" to copy the skill pack into the workspace`,
+    severity: "error",
+  };
+}
+
+export function rootIsSkill(dir: string): Diagnostic {
+  return {
+    path: path.join(dir, SKILL_FILE),
+    code: "ROOT_IS_SKILL",
+    message: `the skill root ${dir} itself holds SKILL.md, so it has no id and is not listed; use its parent folder as the skill root`,
+    severity: "warning",
+  };
+}
+
+export function skillLimit(root: string, maxSkills: number): Diagnostic {
+  return {
+    path: root,
+    code: "SKILL_LIMIT",
+    message: `more than ${maxSkills} skills under ${root}; the rest were not loaded — split the skill root or raise maxSkills`,
+    severity: "warning",
+  };
+}
+
+export function depthLimit(dir: string, id: string, maxDepth: number): Diagnostic {
+  return {
+    path: dir,
+    code: "DEPTH_LIMIT",
+    message: `folder ${id || "."} is at the depth limit (${maxDepth}); its sub-folders were not scanned — move skills higher or raise maxDepth`,
+    severity: "warning",
+  };
+}
+
+/** The diagnostics with the Python-hook warning (re)computed from the current scripts/ listing. */
+export function withPythonHook(
+  diagnostics: Diagnostic[],
+  skillDir: string,
+  scriptsEntries: Dirent[],
+  hasHooks: boolean,
+): Diagnostic[] {
+  const kept = diagnostics.filter((diagnostic) => diagnostic.code !== PYTHON_HOOK_NOT_RUN);
+  const hook = pythonHookDiagnostic(skillDir, scriptsEntries, hasHooks);
+  if (!hook) return kept.length === diagnostics.length ? diagnostics : kept;
+  return [...kept, hook];
+}
+
+export function scriptNames(scriptsDir: string, entries: Dirent[]): string[] {
+  const names: string[] = [];
+  for (const entry of entries) {
+    const name = entry.name;
+    if (name.startsWith(".") || NOT_SCRIPTS.has(name)) continue;
+    if (entry.isFile()) names.push(name);
+    else if (entry.isSymbolicLink()) {
+      try {
+        if (fs.statSync(path.join(scriptsDir, name)).isFile()) names.push(name);
+      } catch {
+        // A dangling link is not a script.
+      }
+    }
+  }
+  return names.sort(compareCodePoints);
+}
+
+export function readEntries(dir: string): Dirent[] | undefined {
+  try {
+    return fs.readdirSync(dir, { withFileTypes: true });
+  } catch {
+    return undefined;
+  }
+}
+
+/** Catalog order: compare ids segment by segment by code point (`a` < `a/b` < `a-b`). */
+export function compareIds(a: string, b: string): number {
+  return compareSegments(a.split("/"), b.split("/"));
+}
+
+export function compareSegments(left: string[], right: string[]): number {
+  const length = Math.min(left.length, right.length);
+  for (let index = 0; index < length; index++) {
+    const order = compareCodePoints(left[index] as string, right[index] as string);
+    if (order !== 0) return order;
+  }
+  return left.length - right.length;
+}
+
+/** path.join without normalising: every path here is already absolute and clean. */
+export function childPath(dir: string, name: string): string {
+  return dir.endsWith("/") ? dir + name : `${dir}/${name}`;
+}
+
+export function toId(relative: string): string {
+  return relative.split(path.sep).join("/");
+}
+
+export function unreadableDir(dir: string, error: unknown): Diagnostic {
+  return {
+    path: dir,
+    code: "DIR_UNREADABLE",
+    message: `cannot list folder ${dir} (${errorCode(error)}); its skills were not loaded — fix the folder permissions`,
+    severity: "warning",
+  };
+}
