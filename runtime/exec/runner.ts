@@ -1,5 +1,6 @@
 // Resolves the runner executable of a skill script: skill mapping → pack mapping by extension → built-ins.
 import { accessSync, constants, readFileSync, realpathSync, statSync } from "node:fs";
+import { readFile, realpath } from "node:fs/promises";
 import { basename, delimiter, dirname, extname, isAbsolute, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { SkillgateError } from "../errors.js";
@@ -162,10 +163,10 @@ function resolveShimUncached(executable: string, env: NodeJS.ProcessEnv, cwd: st
 
 type MappingFile = { ok: true; mapping: Record<string, unknown> | null } | { ok: false; problem: string };
 
-function readMapping(file: string): MappingFile {
+async function readMapping(file: string): Promise<MappingFile> {
   let text: string;
   try {
-    text = readFileSync(file, "utf8");
+    text = await readFile(file, "utf8");
   } catch {
     return { ok: true, mapping: null };
   }
@@ -241,7 +242,7 @@ export async function resolveRunner(input: ResolveRunnerInput): Promise<RunnerRe
 
   let name: string | null = null;
   let source = "built-in";
-  const skillMapping = readMapping(skillFile);
+  const skillMapping = await readMapping(skillFile);
   if (!skillMapping.ok)
     throw invalid(script, skillFile, skillMapping.problem, `write {"${script}": "<runner>"}`);
   if (skillMapping.mapping && Object.hasOwn(skillMapping.mapping, script)) {
@@ -249,7 +250,7 @@ export async function resolveRunner(input: ResolveRunnerInput): Promise<RunnerRe
     source = skillFile;
   }
   if (name === null) {
-    const packMapping = readMapping(packFile);
+    const packMapping = await readMapping(packFile);
     if (!packMapping.ok) {
       throw invalid(script, packFile, packMapping.problem, `write {"${extension || ".ext"}": "<runner>"}`);
     }
@@ -278,5 +279,5 @@ export async function resolveRunner(input: ResolveRunnerInput): Promise<RunnerRe
       { script, runner: name, source },
     );
   }
-  return { runner: realpathSync(resolveShim(found)), source };
+  return { runner: await realpath(resolveShim(found)), source };
 }

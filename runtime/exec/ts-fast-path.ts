@@ -1,16 +1,7 @@
 // Fast path behind the `tsx` runner mapping: esbuild-compile a self-contained .ts helper once, cache it by content hash, run it with node.
 import { createHash } from "node:crypto";
-import {
-  closeSync,
-  constants,
-  existsSync,
-  fstatSync,
-  mkdirSync,
-  openSync,
-  readFileSync,
-  renameSync,
-  writeFileSync,
-} from "node:fs";
+import { constants } from "node:fs";
+import { access, mkdir, open, rename, writeFile } from "node:fs/promises";
 import { builtinModules, createRequire } from "node:module";
 import { basename, dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -46,10 +37,10 @@ function isBuiltinImport(path: string): boolean {
   return path.startsWith("node:") || BUILTINS.has(path);
 }
 
-function writeAtomically(file: string, text: string): void {
+async function writeAtomically(file: string, text: string): Promise<void> {
   const temp = `${file}.${process.pid}.${Date.now()}.tmp`;
-  writeFileSync(temp, text, { mode: 0o444 });
-  renameSync(temp, file);
+  await writeFile(temp, text, { mode: 0o444 });
+  await rename(temp, file);
 }
 
 /** Largest helper the fast path compiles; bigger ones are refused as a tool result. */
@@ -66,10 +57,10 @@ function compileError(scriptPath: string, problem: string, fix: string): Skillga
 }
 
 /** Reads the entry without blocking on a FIFO and without following a symlink: a regular file, size-capped. */
-function readEntry(scriptPath: string): Buffer {
-  let fd: number;
+async function readEntry(scriptPath: string): Promise<Buffer> {
+  let handle: Awaited<ReturnType<typeof open>>;
   try {
-    fd = openSync(scriptPath, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOFOLLOW);
+    handle = await open(scriptPath, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOFOLLOW);
   } catch (error) {
     throw compileError(
       scriptPath,
@@ -78,7 +69,7 @@ function readEntry(scriptPath: string): Buffer {
     );
   }
   try {
-    const info = fstatSync(fd);
+    const info = await handle.stat();
     if (!info.isFile())
       throw compileError(scriptPath, "is not a regular file", "ship the helper as a plain file");
     if (info.size > MAX_SOURCE_BYTES) {
@@ -88,9 +79,9 @@ function readEntry(scriptPath: string): Buffer {
         "split the helper or map it to another runner",
       );
     }
-    return readFileSync(fd);
+    return await handle.readFile();
   } finally {
-    closeSync(fd);
+    await handle.close();
   }
 }
 
@@ -127,7 +118,7 @@ function withTimeout<T>(work: Promise<T>, scriptPath: string): Promise<T> {
  * failure throws SCRIPT_COMPILE_FAILED (a tool result), never an internal error.
  */
 export async function compileTsHelper(scriptPath: string, cacheDir: string): Promise<CompiledHelper | null> {
-  const source = readEntry(scriptPath);
+  const source = await readEntry(scriptPath);
   const key = createHash("sha256")
     .update(`${FAST_PATH_FORMAT}\0${esbuildVersion()}\0${scriptPath}\0`)
     .update(source)
@@ -135,7 +126,15 @@ export async function compileTsHelper(scriptPath: string, cacheDir: string): Pro
     .slice(0, 32);
   const body = join(cacheDir, `${key}.mjs`);
   const entry = join(cacheDir, `${key}.run.mjs`);
-  if (existsSync(entry) && existsSync(body)) return { entry, compiled: false };
+  const cached = await Promise.all(
+    [entry, body].map((path) =>
+      access(path).then(
+        () => true,
+        () => false,
+      ),
+    ),
+  );
+  if (cached.every(Boolean)) return { entry, compiled: false };
 
   const scriptUrl = pathToFileURL(scriptPath).href;
   const { build } = await import("esbuild");
@@ -185,10 +184,10 @@ export async function compileTsHelper(scriptPath: string, cacheDir: string): Pro
   const code = result.outputFiles[0]?.text;
   if (!selfContained || code === undefined) return null;
 
-  mkdirSync(cacheDir, { recursive: true });
-  writeAtomically(body, code);
+  await mkdir(cacheDir, { recursive: true });
+  await writeAtomically(body, code);
   // Source maps must be on before the body loads, or stack traces would point into the cache.
-  writeAtomically(
+  await writeAtomically(
     entry,
     `process.setSourceMapsEnabled(true);\nawait import(${JSON.stringify(pathToFileURL(body).href)});\n`,
   );
