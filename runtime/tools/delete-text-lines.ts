@@ -1,22 +1,13 @@
 // DeleteTextLines (UCAgent): delete one-based lines or [start, end] blocks of an existing text file, all validated first.
 import { z } from "zod";
 import type { ToolResult } from "../contracts/index.js";
-import { SkillgateError } from "../errors.js";
 import { writeWorkspaceFile } from "../workspace/index.js";
 import { sha256Arg } from "./edit-text-file.js";
-import {
-  changedSinceRead,
-  diffText,
-  fileErrorResult,
-  filePolicy,
-  precheckWrite,
-  readSnapshot,
-  sha256Hex,
-  withPathLock,
-} from "./file-common.js";
+import { changedSinceRead, diffText, readSnapshot, sha256Hex } from "./file-common.js";
 import { blocksText, lineBlock, normaliseLineBlocks } from "./line-blocks.js";
 import { splitLines } from "./read-text-file.js";
 import { errorResult, okResult } from "./results.js";
+import { changedWhilePreparing, editTextUnderLock, missingFileResult } from "./text-edit.js";
 import type { Session, ToolDefinition } from "./types.js";
 
 export const deleteTextLinesInput = z
@@ -46,81 +37,64 @@ export async function deleteTextLines(
   session: Session,
 ): Promise<ToolResult> {
   const { path } = input;
-  const policy = filePolicy(session);
-  const refused = await precheckWrite(session, policy, path);
-  if (refused) return refused;
-  return withPathLock(session, [path], async () => {
-    try {
-      const before = await readSnapshot(session, path);
-      if (!before) {
-        return errorResult(
-          "FILE_NOT_FOUND",
-          `File ${path} does not exist in workspace. Please create it first.`,
-          {
-            path,
-          },
-        );
-      }
-      if (input.expected_sha256 !== undefined && input.expected_sha256 !== before.sha256) {
-        return changedSinceRead(
-          path,
-          input.expected_sha256,
-          before.sha256,
-          "Read it again and recalculate line_blocks.",
-        );
-      }
-      const lines = splitLines(before.text);
-      let blocks: [number, number][];
-      try {
-        blocks = normaliseLineBlocks(input.line_blocks, lines.length);
-      } catch (error) {
-        return errorResult(
-          "INVALID_ARGS",
-          `Invalid line_blocks for ${path}: ${(error as Error).message}. No lines were deleted.`,
-          { path },
-        );
-      }
-      const kept: string[] = [];
-      let cursor = 0;
-      for (const [start, end] of blocks) {
-        kept.push(...lines.slice(cursor, start - 1));
-        cursor = end;
-      }
-      kept.push(...lines.slice(cursor));
-      const after = kept.join("");
-      const deleted = blocks.reduce((sum, [start, end]) => sum + end - start + 1, 0);
-      const afterSha = sha256Hex(after);
-      const diff = diffText(path, before.text, after);
-      if ((await readSnapshot(session, path))?.sha256 !== before.sha256) {
-        return errorResult(
-          "FILE_CHANGED",
-          `File ${path} changed while line deletion was being prepared. Read it again and recalculate line_blocks.`,
-          { path },
-        );
-      }
-      await writeWorkspaceFile(session.paths.root, path, after, { policy: policy.policy, overwrite: true });
-      const remaining = lines.length - deleted;
-      return okResult(
-        `Deleted ${deleted} physical ${deleted === 1 ? "line" : "lines"} from '${path}' in normalized blocks ` +
-          `[${blocksText(blocks, true)}]. ${remaining} lines remain. SHA256: ${before.sha256} -> ${afterSha}. Read the ` +
-          `updated file, then use ReplaceStringInFile for remaining precise content edits.${diff}`,
-        {
-          path,
-          changed: true,
-          deleted_line_count: deleted,
-          deleted_line_blocks: blocks.map((block) => [...block]),
-          remaining_line_count: remaining,
-          before_sha256: before.sha256,
-          after_sha256: afterSha,
-          diff,
-        },
+  return editTextUnderLock(session, path, async (policy) => {
+    const before = await readSnapshot(session, path);
+    if (!before) return missingFileResult(path);
+    if (input.expected_sha256 !== undefined && input.expected_sha256 !== before.sha256) {
+      return changedSinceRead(
+        path,
+        input.expected_sha256,
+        before.sha256,
+        "Read it again and recalculate line_blocks.",
       );
-    } catch (error) {
-      if (error instanceof SkillgateError && error.code === "NOT_TEXT") {
-        return errorResult("NOT_TEXT", `File ${path} is not a text file.`, { path });
-      }
-      return fileErrorResult(error, policy, path);
     }
+    const lines = splitLines(before.text);
+    let blocks: [number, number][];
+    try {
+      blocks = normaliseLineBlocks(input.line_blocks, lines.length);
+    } catch (error) {
+      return errorResult(
+        "INVALID_ARGS",
+        `Invalid line_blocks for ${path}: ${(error as Error).message}. No lines were deleted.`,
+        { path },
+      );
+    }
+    const kept: string[] = [];
+    let cursor = 0;
+    for (const [start, end] of blocks) {
+      kept.push(...lines.slice(cursor, start - 1));
+      cursor = end;
+    }
+    kept.push(...lines.slice(cursor));
+    const after = kept.join("");
+    const deleted = blocks.reduce((sum, [start, end]) => sum + end - start + 1, 0);
+    const afterSha = sha256Hex(after);
+    const diff = diffText(path, before.text, after);
+    const changed = await changedWhilePreparing(
+      session,
+      path,
+      before.sha256,
+      "line deletion",
+      "Read it again and recalculate line_blocks.",
+    );
+    if (changed) return changed;
+    await writeWorkspaceFile(session.paths.root, path, after, { policy: policy.policy, overwrite: true });
+    const remaining = lines.length - deleted;
+    return okResult(
+      `Deleted ${deleted} physical ${deleted === 1 ? "line" : "lines"} from '${path}' in normalized blocks ` +
+        `[${blocksText(blocks, true)}]. ${remaining} lines remain. SHA256: ${before.sha256} -> ${afterSha}. Read the ` +
+        `updated file, then use ReplaceStringInFile for remaining precise content edits.${diff}`,
+      {
+        path,
+        changed: true,
+        deleted_line_count: deleted,
+        deleted_line_blocks: blocks.map((block) => [...block]),
+        remaining_line_count: remaining,
+        before_sha256: before.sha256,
+        after_sha256: afterSha,
+        diff,
+      },
+    );
   });
 }
 

@@ -1,21 +1,17 @@
 // EditTextFile (UCAgent): create, overwrite or append to one UTF-8 text file inside the writable folders, atomically.
 import { z } from "zod";
 import type { ToolResult } from "../contracts/index.js";
-import { SkillgateError } from "../errors.js";
 import { writeWorkspaceFile } from "../workspace/index.js";
 import {
   changedSinceRead,
   convertNewlines,
   diffText,
-  fileErrorResult,
-  filePolicy,
-  precheckWrite,
   readSnapshot,
   SHA256_OF_EMPTY,
   sha256Hex,
-  withPathLock,
 } from "./file-common.js";
-import { errorResult, okResult } from "./results.js";
+import { okResult } from "./results.js";
+import { changedWhilePreparing, editTextUnderLock } from "./text-edit.js";
 import type { Session, ToolDefinition } from "./types.js";
 
 const sha256Arg = z
@@ -51,63 +47,47 @@ export async function editTextFile(
   session: Session,
 ): Promise<ToolResult> {
   const { path, content, append } = input;
-  const policy = filePolicy(session);
-  const refused = await precheckWrite(session, policy, path);
-  if (refused) return refused;
-  return withPathLock(session, [path], async () => {
-    try {
-      const before = await readSnapshot(session, path);
-      const beforeSha = before?.sha256 ?? SHA256_OF_EMPTY;
-      if (input.expected_sha256 !== undefined && input.expected_sha256 !== beforeSha) {
-        return changedSinceRead(path, input.expected_sha256, beforeSha);
-      }
-      const normalised = before ? convertNewlines(content, before.newline) : content;
-      const original = before?.text ?? "";
-      const after = append ? original + normalised : normalised;
-      if (before && after === original) {
-        return okResult(
-          `File '${path}' already has the requested content; no write was needed. SHA256: ${beforeSha}.`,
-          { path, changed: false, created: false, append, before_sha256: beforeSha, after_sha256: beforeSha },
-        );
-      }
-      const operation = append
-        ? `Appended ${chars(content)} characters to '${path}'`
-        : before
-          ? `Overwrote '${path}' with ${chars(content)} characters`
-          : `Created '${path}' with ${chars(content)} characters`;
-      if (input.expected_sha256 !== undefined && before) {
-        const now = await readSnapshot(session, path);
-        if (now?.sha256 !== beforeSha) {
-          return errorResult(
-            "FILE_CHANGED",
-            `File ${path} changed while the edit was being prepared. Read it again and retry.`,
-            { path },
-          );
-        }
-      }
-      // A new file is linked in place only if nothing appeared meanwhile (no racing creator is overwritten).
-      await writeWorkspaceFile(session.paths.root, path, after, {
-        policy: policy.policy,
-        overwrite: before !== null,
-        createParents: true,
-      });
-      const afterSha = sha256Hex(after);
-      const diff = diffText(path, original, after);
-      return okResult(`${operation}. SHA256: ${beforeSha} -> ${afterSha}.${diff}`, {
-        path,
-        changed: true,
-        created: before === null,
-        append,
-        before_sha256: beforeSha,
-        after_sha256: afterSha,
-        diff,
-      });
-    } catch (error) {
-      if (error instanceof SkillgateError && error.code === "NOT_TEXT") {
-        return errorResult("NOT_TEXT", `File ${path} is not a text file.`, { path });
-      }
-      return fileErrorResult(error, policy, path);
+  return editTextUnderLock(session, path, async (policy) => {
+    const before = await readSnapshot(session, path);
+    const beforeSha = before?.sha256 ?? SHA256_OF_EMPTY;
+    if (input.expected_sha256 !== undefined && input.expected_sha256 !== beforeSha) {
+      return changedSinceRead(path, input.expected_sha256, beforeSha);
     }
+    const normalised = before ? convertNewlines(content, before.newline) : content;
+    const original = before?.text ?? "";
+    const after = append ? original + normalised : normalised;
+    if (before && after === original) {
+      return okResult(
+        `File '${path}' already has the requested content; no write was needed. SHA256: ${beforeSha}.`,
+        { path, changed: false, created: false, append, before_sha256: beforeSha, after_sha256: beforeSha },
+      );
+    }
+    const operation = append
+      ? `Appended ${chars(content)} characters to '${path}'`
+      : before
+        ? `Overwrote '${path}' with ${chars(content)} characters`
+        : `Created '${path}' with ${chars(content)} characters`;
+    if (input.expected_sha256 !== undefined && before) {
+      const changed = await changedWhilePreparing(session, path, beforeSha, "the edit");
+      if (changed) return changed;
+    }
+    // A new file is linked in place only if nothing appeared meanwhile (no racing creator is overwritten).
+    await writeWorkspaceFile(session.paths.root, path, after, {
+      policy: policy.policy,
+      overwrite: before !== null,
+      createParents: true,
+    });
+    const afterSha = sha256Hex(after);
+    const diff = diffText(path, original, after);
+    return okResult(`${operation}. SHA256: ${beforeSha} -> ${afterSha}.${diff}`, {
+      path,
+      changed: true,
+      created: before === null,
+      append,
+      before_sha256: beforeSha,
+      after_sha256: afterSha,
+      diff,
+    });
   });
 }
 

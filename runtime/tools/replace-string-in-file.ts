@@ -1,23 +1,13 @@
 // ReplaceStringInFile (UCAgent): replace one unique exact occurrence in an existing text file, optionally within line blocks.
 import { z } from "zod";
 import type { ToolResult } from "../contracts/index.js";
-import { SkillgateError } from "../errors.js";
 import { writeWorkspaceFile } from "../workspace/index.js";
 import { sha256Arg } from "./edit-text-file.js";
-import {
-  changedSinceRead,
-  convertNewlines,
-  diffText,
-  fileErrorResult,
-  filePolicy,
-  precheckWrite,
-  readSnapshot,
-  sha256Hex,
-  withPathLock,
-} from "./file-common.js";
+import { changedSinceRead, convertNewlines, diffText, readSnapshot, sha256Hex } from "./file-common.js";
 import { blocksText, lineRange, normaliseLineBlocks } from "./line-blocks.js";
 import { splitLines } from "./read-text-file.js";
 import { errorResult, okResult } from "./results.js";
+import { changedWhilePreparing, editTextUnderLock, missingFileResult } from "./text-edit.js";
 import type { Session, ToolDefinition } from "./types.js";
 
 export const replaceStringInFileInput = z
@@ -67,130 +57,106 @@ export async function replaceStringInFile(
   session: Session,
 ): Promise<ToolResult> {
   const { path } = input;
-  const policy = filePolicy(session);
-  const refused = await precheckWrite(session, policy, path);
-  if (refused) return refused;
-  return withPathLock(session, [path], async () => {
-    try {
-      const before = await readSnapshot(session, path);
-      if (!before) {
+  return editTextUnderLock(session, path, async (policy) => {
+    const before = await readSnapshot(session, path);
+    if (!before) return missingFileResult(path);
+    if (input.expected_sha256 !== undefined && input.expected_sha256 !== before.sha256) {
+      return changedSinceRead(path, input.expected_sha256, before.sha256);
+    }
+    const original = before.text;
+    const oldText = convertNewlines(input.old_string, before.newline);
+    const newText = convertNewlines(input.new_string, before.newline);
+    let ranges: [number, number][] = [[0, original.length]];
+    let blocks: [number, number][] | null = null;
+    if (input.line_blocks) {
+      const lines = splitLines(original);
+      try {
+        blocks = normaliseLineBlocks(input.line_blocks, lines.length);
+      } catch (error) {
         return errorResult(
-          "FILE_NOT_FOUND",
-          `File ${path} does not exist in workspace. Please create it first.`,
-          {
-            path,
-          },
-        );
-      }
-      if (input.expected_sha256 !== undefined && input.expected_sha256 !== before.sha256) {
-        return changedSinceRead(path, input.expected_sha256, before.sha256);
-      }
-      const original = before.text;
-      const oldText = convertNewlines(input.old_string, before.newline);
-      const newText = convertNewlines(input.new_string, before.newline);
-      let ranges: [number, number][] = [[0, original.length]];
-      let blocks: [number, number][] | null = null;
-      if (input.line_blocks) {
-        const lines = splitLines(original);
-        try {
-          blocks = normaliseLineBlocks(input.line_blocks, lines.length);
-        } catch (error) {
-          return errorResult(
-            "INVALID_ARGS",
-            `Invalid line_blocks for ${path}: ${(error as Error).message}. No replacement was made.`,
-            { path },
-          );
-        }
-        const offsets = [0];
-        for (const line of lines) offsets.push(offsets.at(-1)! + line.length);
-        ranges = blocks.map(([start, end]) => [offsets[start - 1]!, offsets[end]!]);
-      }
-      let occurrences = 0;
-      let matchAt: number | null = null;
-      for (const [from, to] of ranges) {
-        const selected = original.slice(from, to);
-        const found = countOccurrences(selected, oldText);
-        occurrences += found;
-        if (found > 0 && matchAt === null) matchAt = from + selected.indexOf(oldText);
-      }
-      const scope = blocks ? `line_blocks [${blocksText(blocks, false)}]` : "the whole file";
-      if (occurrences === 0) {
-        return errorResult(
-          "MATCH_NOT_FOUND",
-          `The specified old_string was not found in ${scope}. Read the current file and retry with exact, unique ` +
-            "text; if the desired content is already present, no further write is needed.",
-          { path, occurrences: 0 },
-        );
-      }
-      if (occurrences > 1) {
-        return errorResult(
-          "MATCH_NOT_UNIQUE",
-          `The specified old_string appears ${occurrences} times in ${scope}. Narrow line_blocks or include more ` +
-            "surrounding context so it matches exactly once.",
-          { path, occurrences },
-        );
-      }
-      const at = matchAt!;
-      const after = original.slice(0, at) + newText + original.slice(at + oldText.length);
-      const lineBlocks = blocks ? blocks.map((block) => [...block]) : null;
-      if (after === original) {
-        return okResult(
-          `File '${path}' already has the requested content; no write was needed. SHA256: ${before.sha256}.`,
-          {
-            path,
-            changed: false,
-            line_blocks: lineBlocks,
-            before_sha256: before.sha256,
-            after_sha256: before.sha256,
-          },
-        );
-      }
-      const diff = diffText(path, original, after);
-      const afterSha = sha256Hex(after);
-      if (input.dry_run) {
-        return okResult(
-          `Dry run successful for ${path}. SHA256 would change from ${before.sha256} to ${afterSha}.${diff}`,
-          {
-            path,
-            changed: false,
-            dry_run: true,
-            line_blocks: lineBlocks,
-            before_sha256: before.sha256,
-            after_sha256: afterSha,
-            diff,
-          },
-        );
-      }
-      if (
-        input.expected_sha256 !== undefined &&
-        (await readSnapshot(session, path))?.sha256 !== before.sha256
-      ) {
-        return errorResult(
-          "FILE_CHANGED",
-          `File ${path} changed while the replacement was being prepared. Read it again and retry.`,
+          "INVALID_ARGS",
+          `Invalid line_blocks for ${path}: ${(error as Error).message}. No replacement was made.`,
           { path },
         );
       }
-      await writeWorkspaceFile(session.paths.root, path, after, { policy: policy.policy, overwrite: true });
-      const within = blocks ? ` within ${scope}` : "";
+      const offsets = [0];
+      for (const line of lines) offsets.push(offsets.at(-1)! + line.length);
+      ranges = blocks.map(([start, end]) => [offsets[start - 1]!, offsets[end]!]);
+    }
+    let occurrences = 0;
+    let matchAt: number | null = null;
+    for (const [from, to] of ranges) {
+      const selected = original.slice(from, to);
+      const found = countOccurrences(selected, oldText);
+      occurrences += found;
+      if (found > 0 && matchAt === null) matchAt = from + selected.indexOf(oldText);
+    }
+    const scope = blocks ? `line_blocks [${blocksText(blocks, false)}]` : "the whole file";
+    if (occurrences === 0) {
+      return errorResult(
+        "MATCH_NOT_FOUND",
+        `The specified old_string was not found in ${scope}. Read the current file and retry with exact, unique ` +
+          "text; if the desired content is already present, no further write is needed.",
+        { path, occurrences: 0 },
+      );
+    }
+    if (occurrences > 1) {
+      return errorResult(
+        "MATCH_NOT_UNIQUE",
+        `The specified old_string appears ${occurrences} times in ${scope}. Narrow line_blocks or include more ` +
+          "surrounding context so it matches exactly once.",
+        { path, occurrences },
+      );
+    }
+    const at = matchAt!;
+    const after = original.slice(0, at) + newText + original.slice(at + oldText.length);
+    const lineBlocks = blocks ? blocks.map((block) => [...block]) : null;
+    if (after === original) {
       return okResult(
-        `Successfully replaced 1 occurrence of the specified string in ${path}${within}. SHA256: ${before.sha256} -> ${afterSha}.${diff}`,
+        `File '${path}' already has the requested content; no write was needed. SHA256: ${before.sha256}.`,
         {
           path,
-          changed: true,
-          dry_run: false,
+          changed: false,
+          line_blocks: lineBlocks,
+          before_sha256: before.sha256,
+          after_sha256: before.sha256,
+        },
+      );
+    }
+    const diff = diffText(path, original, after);
+    const afterSha = sha256Hex(after);
+    if (input.dry_run) {
+      return okResult(
+        `Dry run successful for ${path}. SHA256 would change from ${before.sha256} to ${afterSha}.${diff}`,
+        {
+          path,
+          changed: false,
+          dry_run: true,
           line_blocks: lineBlocks,
           before_sha256: before.sha256,
           after_sha256: afterSha,
           diff,
         },
       );
-    } catch (error) {
-      if (error instanceof SkillgateError && error.code === "NOT_TEXT") {
-        return errorResult("NOT_TEXT", `File ${path} is not a text file.`, { path });
-      }
-      return fileErrorResult(error, policy, path);
     }
+    if (input.expected_sha256 !== undefined) {
+      const changed = await changedWhilePreparing(session, path, before.sha256, "the replacement");
+      if (changed) return changed;
+    }
+    await writeWorkspaceFile(session.paths.root, path, after, { policy: policy.policy, overwrite: true });
+    const within = blocks ? ` within ${scope}` : "";
+    return okResult(
+      `Successfully replaced 1 occurrence of the specified string in ${path}${within}. SHA256: ${before.sha256} -> ${afterSha}.${diff}`,
+      {
+        path,
+        changed: true,
+        dry_run: false,
+        line_blocks: lineBlocks,
+        before_sha256: before.sha256,
+        after_sha256: afterSha,
+        diff,
+      },
+    );
   });
 }
 
