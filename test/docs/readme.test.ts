@@ -106,11 +106,12 @@ function tableAfter(text: string, heading: string): string[][] {
 }
 
 describe("reference tables name what the code has", () => {
-  it("every code in docs/tools.md's error table is a SkillgateError code", () => {
+  it("every code in docs/tools.md's error table is a SkillgateError code, each in one row", () => {
     const rows = tableAfter(readFileSync(join(REPO, "docs", "tools.md"), "utf8"), "## Error codes");
     const codes = rows.map((row) => row[0]!.replace(/`/g, ""));
     expect(codes.length).toBeGreaterThan(40);
     expect(codes.filter((code) => !(ERROR_CODES as readonly string[]).includes(code))).toEqual([]);
+    expect(codes.filter((code, i) => codes.indexOf(code) !== i)).toEqual([]);
   });
 
   it("every key in docs/configuration.md's key table is a key of the config schema", () => {
