@@ -16,6 +16,15 @@ export type {
   HookReport,
 } from "./hooks.js";
 export { applySkillHooks, HOOKABLE_METHODS, importHookFile, StageInstance } from "./hooks.js";
+export {
+  errorResult,
+  okResult,
+  resultFromError,
+  skillRootMissingResult,
+  skillsDisabledResult,
+  withWarnings,
+  workspaceRelative,
+} from "./results.js";
 export type { EvidenceKind, ReadRange, SkillEvidence, StageEngine, StageView } from "./types.js";
 export type { WorkflowInput } from "./workflow.js";
 export { assertWorkflowStartable, fatalWorkflowErrors, validateWorkflow } from "./workflow.js";

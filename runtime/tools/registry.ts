@@ -17,7 +17,7 @@ import { moveFileTool } from "./move-file.js";
 import { pathListTool } from "./path-list.js";
 import { readTextFileTool } from "./read-text-file.js";
 import { replaceStringInFileTool } from "./replace-string-in-file.js";
-import { errorResult, skillsDisabledResult } from "./results.js";
+import { errorResult, skillsDisabledResult, withWarnings } from "./results.js";
 import { runSkillScriptTool } from "./run-skill-script.js";
 import { searchTextTool } from "./search-text.js";
 import { setSkillUsageTool } from "./set-skill-usage.js";
@@ -161,13 +161,7 @@ function withoutWorkspacePath(session: Session, result: ToolResult): ToolResult 
   return { ...result, text };
 }
 
-/** Engine warnings (e.g. a tampered ledger) not yet shown by a stage tool are attached to this result. */
+/** Engine warnings (e.g. a tampered ledger, a failed hook) not yet shown go on this result: the one place they are drained. */
 function withPendingWarnings(session: Session, result: ToolResult): ToolResult {
-  const warnings = session.engine.drainWarnings?.() ?? [];
-  if (warnings.length === 0) return result;
-  return {
-    ...result,
-    text: `${result.text}\n${warnings.map((warning) => `Warning: ${warning}`).join("\n")}`,
-    structured: { ...result.structured, warnings },
-  };
+  return withWarnings(result, session.engine.drainWarnings?.() ?? []);
 }

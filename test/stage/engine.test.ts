@@ -3,7 +3,7 @@ import { readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { RESTORE_SKILLS_HINT } from "../../runtime/evidence/index.js";
-import { makeWorkspace, type TestWorkspace, wholeFile } from "./helpers.js";
+import { callOn, makeWorkspace, type TestWorkspace, wholeFile } from "./helpers.js";
 
 const TEXT = "review/text-method";
 const SCRIPT = "review/script-method";
@@ -413,7 +413,7 @@ describe("tampering seen through the engine", () => {
       data: { skill: TEXT, startLine: 1, endLine: 9, totalLines: 9 },
     };
     await writeFile(ws!.paths.ledger, `${JSON.stringify(forged)}\n`, { flag: "a" });
-    const status = await engine.status();
+    const status = await callOn(ws!, engine, "Status");
     expect(status.text).toContain(
       `Warning: evidence ledger ${ws!.paths.ledger}: record ${forged.seq} content does not match its hash (edited)`,
     );
@@ -429,7 +429,7 @@ describe("tampering seen through the engine", () => {
     const progress = JSON.parse(await readFile(ws!.paths.progress, "utf8"));
     progress.state.skills[TEXT] = { list: true, read: true, use: true, readRanges: [[1, 9]], totalLines: 9 };
     await writeFile(ws!.paths.progress, JSON.stringify(progress));
-    const result = await engine.check();
+    const result = await callOn(ws!, engine, "Check");
     expect(result.text).toContain(
       `Warning: the progress checkpoint ${ws!.paths.progress} failed verification`,
     );

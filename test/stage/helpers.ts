@@ -6,10 +6,13 @@ import { tmpdir } from "node:os";
 import { join, relative, resolve, sep } from "node:path";
 import type { RuntimeConfig } from "../../runtime/config/index.js";
 import { ConfigSchema, type SkillgateConfig } from "../../runtime/config/schema.js";
+import type { ToolResult } from "../../runtime/contracts/index.js";
 import { type WorkspacePaths, workspacePaths } from "../../runtime/contracts/index.js";
 import { scanSkillRoot } from "../../runtime/skills/index.js";
 import type { CatalogSnapshot } from "../../runtime/skills/types.js";
 import { createStageEngine, type SkillgateStageEngine } from "../../runtime/stage/index.js";
+import { callTool } from "../../runtime/tools/registry.js";
+import type { Session } from "../../runtime/tools/types.js";
 import { initWorkspace } from "../../runtime/workspace/index.js";
 
 export const FIXTURE_SKILLS = resolve(import.meta.dirname, "../fixtures/stage/skills");
@@ -84,6 +87,24 @@ export async function makeWorkspace(options: WorkspaceOptions): Promise<TestWork
       createStageEngine({ paths, config, runtime, skillsEnabled, catalog, home, ...extra }),
     cleanup: () => rm(base, { recursive: true, force: true }),
   };
+}
+
+/** Calls a tool the way an agent does (callTool: arguments checked, pending warnings attached) on this engine. */
+export function callOn(
+  ws: TestWorkspace,
+  engine: SkillgateStageEngine,
+  tool: string,
+  args: unknown = {},
+): Promise<ToolResult> {
+  const session: Session = {
+    paths: ws.paths,
+    config: ws.config,
+    runtime: ws.runtime,
+    skillsEnabled: ws.skillsEnabled,
+    catalog: ws.catalog,
+    engine,
+  };
+  return callTool(session, tool, args);
 }
 
 /** Whole-file read range of a SKILL.md with `lines` lines. */

@@ -2,7 +2,7 @@
 import { chmod, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { makeWorkspace, type TestWorkspace } from "./helpers.js";
+import { callOn, makeWorkspace, type TestWorkspace } from "./helpers.js";
 
 interface Counters {
   modules: number;
@@ -109,10 +109,10 @@ describe("skill hooks", () => {
     await writeFile(join(ws.root, "out", "report.md"), "x");
     const engine = await ws.engine();
     await engine.current();
-    const result = await engine.check();
+    const result = await callOn(ws, engine, "Check");
     expect(result.text).toContain("Warning: hooks.ts of skill 'hooked/throws'");
     expect(result.structured.warnings).toHaveLength(1);
-    expect((await engine.check()).structured.warnings).toBeUndefined();
+    expect((await callOn(ws, engine, "Check")).structured.warnings).toBeUndefined();
   });
 
   it("a hooks.ts modified after init is not loaded", async () => {
