@@ -25,6 +25,15 @@ export {
   withWarnings,
   workspaceRelative,
 } from "./results.js";
+export type {
+  StatusGate,
+  StatusReport,
+  StatusSkillRow,
+  StatusStageRow,
+} from "./status-render.js";
+export { renderStatusText, statusReport } from "./status-render.js";
+export type { Colour, SkillRow, StageRow } from "./status-table.js";
+export { renderStatusTable, stageRows } from "./status-table.js";
 export type { EvidenceKind, ReadRange, SkillEvidence, StageEngine, StageView } from "./types.js";
 export type { WorkflowInput } from "./workflow.js";
 export { assertWorkflowStartable, fatalWorkflowErrors, validateWorkflow } from "./workflow.js";

@@ -1,11 +1,10 @@
-// The Status verb and ledger health: gathers the stage table, the current stage's evidence and the gate for the renderer.
+// The Status verb and ledger health: gathers the stages, the current stage's evidence and the gate into the status report.
 
 import type { ToolResult } from "../contracts/index.js";
-import { ledgerHealthLines } from "../evidence/index.js";
 import type { StageContext } from "./context.js";
 import { checkFreshness, usageFreshness } from "./freshness.js";
 import { okResult } from "./results.js";
-import { formatStatus } from "./status-text.js";
+import { renderStatusText, statusReport } from "./status-render.js";
 
 export async function status(ctx: StageContext): Promise<ToolResult> {
   const snap = await ctx.load();
@@ -17,7 +16,7 @@ export async function status(ctx: StageContext): Promise<ToolResult> {
   const catalog = ctx.o.skillsEnabled ? ctx.o.catalog() : null;
   const description = stage ? (await ctx.instance(stage.index)).safeDescribe() : "";
   const health = await ledgerHealth(ctx);
-  const formatted = formatStatus({
+  const report = statusReport({
     description,
     stages: ctx.stages,
     state: snap.state,
@@ -29,11 +28,9 @@ export async function status(ctx: StageContext): Promise<ToolResult> {
     checkReason: stage && outputs ? checkFreshness(snap.state, outputs).reason : "",
     usageReason: stage && outputs ? usageFreshness(snap.state, outputs).reason : "",
     skills: stage && catalog ? ctx.skillInfo(ctx.skillList(stage.index), catalog) : {},
-  });
-  return okResult([formatted.text, ...ledgerHealthLines(health)].join("\n"), {
-    ...formatted.structured,
     ledger: health,
   });
+  return okResult(renderStatusText(report), { ...report });
 }
 
 /** Ledger health for status (never throws: a refusal is reported as such). */

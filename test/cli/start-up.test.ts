@@ -234,7 +234,11 @@ describe("first-run flags", () => {
         arguments: { commands: [["fixture/gate-skill", "show_env.py", ""]] },
       });
       expect(ran.isError).toBe(true);
-      expect((ran.content as { text: string }[])[0]?.text).toContain("SANDBOX_UNAVAILABLE");
+      // The stable code is in the structured result; the text says what is missing and the fix.
+      expect((ran.structuredContent as { code?: string }).code).toBe("SANDBOX_UNAVAILABLE");
+      expect((ran.content as { text: string }[])[0]?.text).toContain(
+        `Command 1 failed (sandbox_unavailable): cannot run script 'show_env.py' at sandbox level 2: bubblewrap not found at ${join(f.dir, "no-bwrap")}; fix: `,
+      );
     } finally {
       await conn.close();
     }
