@@ -9,7 +9,7 @@ import { readServerRecord } from "./record.js";
 
 /** The tool result from the workspace's socket server, or null when no server record exists (call locally). */
 export async function callThroughServer(
-  options: Pick<OpenSessionOptions, "workspace" | "configFile" | "argvFlags">,
+  options: Pick<OpenSessionOptions, "workspace" | "configFile" | "argvFlags" | "flags">,
   tool: string,
   args: unknown,
 ): Promise<ToolResult | null> {
@@ -18,9 +18,12 @@ export async function callThroughServer(
     await refuseForeignState(workspacePaths(options.workspace), process.getuid?.() ?? -1);
     return null;
   }
+  const skill = options.flags ?? {};
   const local = [
     ...(options.configFile !== undefined ? ["--config"] : []),
     ...(options.argvFlags ?? []).filter((flag) => flag.startsWith("--")),
+    ...(skill.useSkill === undefined ? [] : [skill.useSkill ? "--use-skill" : "--no-use-skill"]),
+    ...((skill.extraSkillPaths ?? []).length > 0 ? ["--extra-skill-path"] : []),
   ];
   if (local.length > 0) {
     throw new SkillgateError(
@@ -36,7 +39,7 @@ export async function callThroughServer(
 
 /** `skillgate status` of a served workspace: the Status tool's answer, with who serves it; null when not served. */
 export async function statusThroughServer(
-  options: Pick<OpenSessionOptions, "workspace" | "configFile" | "argvFlags">,
+  options: Pick<OpenSessionOptions, "workspace" | "configFile" | "argvFlags" | "flags">,
 ): Promise<{ text: string; json: Record<string, unknown> } | null> {
   const record = await readServerRecord(options.workspace);
   if (!record) {

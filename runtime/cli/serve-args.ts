@@ -1,42 +1,35 @@
-// The `serve` command line an MCP client should run: every flag serve was started with, paths made absolute.
+// The `serve` command line an MCP client should run: every flag serve was parsed with, paths made absolute.
 import { isAbsolute, resolve } from "node:path";
+import type { Command } from "commander";
 import { quote } from "shlex";
 
 /** Options whose value is a path the client's working folder would change the meaning of. */
-const PATH_OPTIONS = new Set(["-w", "--workspace", "--config", "--extra-skill-path", "--dut"]);
+const PATH_OPTIONS = new Set(["--config", "--extra-skill-path", "--dut"]);
 /** Options that make no sense in the command a stdio client starts (the client talks over stdio). */
-const DROPPED_WITH_VALUE = new Set(["--http"]);
-const DROPPED = new Set(["--json"]);
+const DROPPED = new Set(["--workspace", "--http", "--json"]);
 
 /**
- * The serve flags as typed (everything after `serve`), with path values absolute and `--workspace` set to the
- * workspace actually served. Unknown flags are kept as typed, so flags added later are never lost.
+ * The serve flags as commander parsed them (given on the command line, not defaults), path values made absolute,
+ * and `--workspace` first, naming the workspace actually served.
  */
-export function reproducibleServeArgs(raw: string[], workspace: string, cwd = process.cwd()): string[] {
-  const out: string[] = [];
-  let workspaceGiven = false;
-  for (let i = 0; i < raw.length; i++) {
-    const token = raw[i]!;
-    const eq = token.startsWith("--") ? token.indexOf("=") : -1;
-    const name = eq > 0 ? token.slice(0, eq) : token;
-    const inlineValue = eq > 0 ? token.slice(eq + 1) : undefined;
-    if (DROPPED.has(name)) continue;
-    if (DROPPED_WITH_VALUE.has(name)) {
-      if (inlineValue === undefined) i++;
+export function reproducibleServeArgs(command: Command, workspace: string, cwd = process.cwd()): string[] {
+  const out = ["--workspace", workspace];
+  for (const option of command.options) {
+    const key = option.attributeName();
+    const name = option.long;
+    if (!name || DROPPED.has(name) || command.getOptionValueSource(key) !== "cli") continue;
+    const value: unknown = command.getOptionValue(key);
+    if (!option.required && !option.optional) {
+      // --use-skill and --no-use-skill share one value: the flag matching it is the one to repeat.
+      if (value === !option.negate) out.push(name);
       continue;
     }
-    if (!PATH_OPTIONS.has(name)) {
-      out.push(token);
-      continue;
+    for (const item of Array.isArray(value) ? value : [value]) {
+      const text = String(item);
+      out.push(name, PATH_OPTIONS.has(name) && !isAbsolute(text) ? resolve(cwd, text) : text);
     }
-    const value = inlineValue ?? raw[++i];
-    if (value === undefined) continue;
-    if (name === "-w" || name === "--workspace") {
-      workspaceGiven = true;
-      out.push("--workspace", workspace);
-    } else out.push(name, isAbsolute(value) ? value : resolve(cwd, value));
   }
-  return workspaceGiven ? out : ["--workspace", workspace, ...out];
+  return out;
 }
 
 /** The command that started this process, so the printed instructions work from a clone as well as from npm. */

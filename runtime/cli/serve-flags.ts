@@ -18,10 +18,8 @@ export interface ServeFlags extends SessionFlags {
   dut?: string;
 }
 
+/** The HTTP auth options (commander already refused --auth-token together with --auth-token-file). */
 export function httpAuthFrom(flags: ServeFlags): HttpAuthOptions {
-  if (flags.authToken !== undefined && flags.authTokenFile !== undefined) {
-    throw new SkillgateError("FLAG_CONFLICT", "Give --auth-token or --auth-token-file, not both.");
-  }
   if ((flags.authToken ?? flags.authTokenFile ?? flags.allowOrigin) !== undefined && !flags.http) {
     throw new SkillgateError(
       "USAGE",

@@ -2,7 +2,7 @@
 import { readFile, writeFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { execa } from "execa";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import type { LedgerRecord } from "../../runtime/evidence/index.js";
 import { makeWorkspace, type TestWorkspace } from "./helpers.js";
 
@@ -74,8 +74,11 @@ describe("several processes on one workspace", () => {
         if (match) done(Number(match[1]));
       });
     });
-    // Let it append for a while, then kill it without warning, wherever it is in a call.
-    await new Promise((done) => setTimeout(done, 400));
+    // Let it append a while (polled on the ledger, not slept), then kill it without warning, wherever it is in a call.
+    await vi.waitFor(
+      async () => expect((await records()).filter((r) => r.kind === "use").length).toBeGreaterThanOrEqual(10),
+      { timeout: 60_000, interval: 25 },
+    );
     process.kill(workerPid, "SIGKILL");
     await child;
     expect(() => process.kill(workerPid, 0)).toThrow();

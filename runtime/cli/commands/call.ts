@@ -43,10 +43,10 @@ export function register(program: Command, io: CliIO): void {
       `  skillgate call RunSkillScript '{"commands": [["review/static-bug-analysis", "list_bugs.ts", ""]]}' -w ./ws`,
     ].join("\n"),
   );
-  command.action(async (tool: string, json: string | undefined, flags: SessionFlags) => {
+  command.action(async (tool: string, json: string | undefined, flags: SessionFlags, self: Command) => {
     try {
       const args = parseArgs(json);
-      const options = sessionOptionsFrom(flags, flags.workspace);
+      const options = sessionOptionsFrom(self, flags, flags.workspace);
       // A workspace served on a socket (an authority) is called there: this process never opens its state or key.
       const { callThroughServer } = await import("../../authority/index.js");
       const served = await callThroughServer(options, tool, args);

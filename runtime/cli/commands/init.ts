@@ -2,11 +2,12 @@
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import type { Command } from "commander";
-import { loadConfig, skillFlagsFromArgv } from "../../config/index.js";
+import { loadConfig } from "../../config/index.js";
 import { scanSkillRoot } from "../../skills/index.js";
 import { assertWorkflowStartable, validateWorkflow } from "../../stage/index.js";
 import { type InitProgress, type InitReport, initWorkspace } from "../../workspace/index.js";
 import { type CliIO, reportError } from "../io.js";
+import { addSkillOptions, skillFlagsOf } from "../session-options.js";
 
 interface InitFlags {
   adopt?: boolean;
@@ -52,8 +53,6 @@ export function renderInitReport(io: CliIO, report: InitReport): string {
 }
 
 export function register(program: Command, io: CliIO): void {
-  // Skill flags in the order given: the loader's rules (last wins, conflicts anywhere) need the sequence.
-  const skillArgv: string[] = [];
   const command = program
     .command("init")
     .argument("<workspace>", "workspace folder (created if missing)")
@@ -63,13 +62,11 @@ export function register(program: Command, io: CliIO): void {
     .option(
       "--config <file>",
       "extra config file layered over ~/.skillgate/config.yaml and <ws>/.ucagent/setting.yaml",
-    )
-    .option("--use-skill", "turn skill support on (overrides config)")
-    .option("--no-use-skill", "turn skill support off: nothing is copied (overrides config)")
-    .option(
-      "--extra-skill-path <path>",
-      "extra skill folder copied under skills/ext/ (repeatable; enables skills)",
-    )
+    );
+  addSkillOptions(command, {
+    noUseSkill: "turn skill support off: nothing is copied (overrides config)",
+    extraSkillPath: "extra skill folder copied under skills/ext/ (repeatable; enables skills)",
+  })
     .option(
       "--dut <path>",
       "the target under work (DUT), relative to the current folder (overrides config DUT)",
@@ -91,16 +88,14 @@ export function register(program: Command, io: CliIO): void {
         "  skillgate init ./ws --no-use-skill --json",
       ].join("\n"),
     );
-  command.on("option:use-skill", () => skillArgv.push("--use-skill"));
-  command.on("option:no-use-skill", () => skillArgv.push("--no-use-skill"));
-  command.on("option:extra-skill-path", (value: string) => skillArgv.push("--extra-skill-path", value));
   command.action(async (workspace: string, flags: InitFlags) => {
     try {
       // Only the owner of the state folder (the authority, in authority mode) may re-initialise it.
       const { refuseForeignState } = await import("../../authority/index.js");
       const { workspacePaths } = await import("../../contracts/index.js");
       await refuseForeignState(workspacePaths(workspace), process.getuid?.() ?? -1);
-      const skillFlags = skillFlagsFromArgv(skillArgv);
+      const { useSkill, extraSkillPaths } = skillFlagsOf(command);
+      const skillFlags = { ...(useSkill === undefined ? {} : { useSkill }), extraSkillPaths };
       const { config, sources } = await loadConfig({
         workspace,
         configFile: flags.config,
@@ -131,7 +126,7 @@ export function register(program: Command, io: CliIO): void {
       const session = await openSession({
         workspace,
         configFile: flags.config,
-        argvFlags: skillArgv,
+        flags: skillFlags,
         recordInit: true,
       });
       const ledger = await ledgerLinesAfterInit(session, adopted);

@@ -1,5 +1,6 @@
 // `skillgate serve --socket PATH` / `serve --authority`: serve a workspace on a unix socket until SIGINT/SIGTERM.
 import { resolve } from "node:path";
+import type { Command } from "commander";
 import { SkillgateError } from "../../errors.js";
 import { checkBindPolicy, parseListenAddress } from "../../mcp/index.js";
 import type { CliIO } from "../io.js";
@@ -31,6 +32,7 @@ export function socketConnectHelp(socket: string, workspace: string): string {
 
 export async function runSocketServe(
   flags: ServeFlags,
+  command: Command,
   io: CliIO,
   log: (message: string) => void,
 ): Promise<void> {
@@ -64,7 +66,7 @@ export async function runSocketServe(
     socketMode: flags.socketMode === undefined ? undefined : parseMode(flags.socketMode),
     socketGroup: flags.socketGroup,
     session: {
-      ...sessionOptionsFrom(flags, flags.workspace),
+      ...sessionOptionsFrom(command, flags, flags.workspace),
       onProgress: initProgressPrinter(log),
       ...(flags.fileTools === false ? { fileTools: false } : {}),
     },

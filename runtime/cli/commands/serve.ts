@@ -1,7 +1,7 @@
 // `skillgate serve`: initialise the workspace if needed, then serve the tools over MCP (stdio, or Streamable HTTP).
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
-import type { Command } from "commander";
+import { type Command, Option } from "commander";
 import type { SkillgateConfig } from "../../config/index.js";
 import { SkillgateError } from "../../errors.js";
 import {
@@ -64,9 +64,11 @@ export function register(program: Command, io: CliIO): void {
       "--auth-token-file <file>",
       "HTTP: require `Authorization: Bearer <token>` with the token on the file's first line (needed off loopback)",
     )
-    .option(
-      "--auth-token <token>",
-      "HTTP: like --auth-token-file, token given inline (visible in ps; prefer the file)",
+    .addOption(
+      new Option(
+        "--auth-token <token>",
+        "HTTP: like --auth-token-file, token given inline (visible in ps; prefer the file)",
+      ).conflicts("authTokenFile"),
     )
     .option(
       "--no-file-tools",
@@ -101,7 +103,7 @@ export function register(program: Command, io: CliIO): void {
     try {
       if (flags.authority || flags.socket !== undefined) {
         const { runSocketServe } = await import("./serve-socket.js");
-        await runSocketServe(flags, io, log);
+        await runSocketServe(flags, self, io, log);
         return;
       }
       for (const [given, name] of [
@@ -138,7 +140,7 @@ export function register(program: Command, io: CliIO): void {
       const { serveHttp } = await import("../../mcp/index.js");
       const { serveStdio } = await import("../../mcp/index.js");
       const session = await openSession({
-        ...sessionOptionsFrom(flags, resolve(workspace)),
+        ...sessionOptionsFrom(self, flags, resolve(workspace)),
         ...(flags.fileTools === false ? { fileTools: false } : {}),
         resetCheckOnStart: true,
         restoreSkills: true,
@@ -149,8 +151,7 @@ export function register(program: Command, io: CliIO): void {
       const { findExecutable } = await import("../../exec/index.js");
       const sandbox = sandboxStartWarning(session.config, process.env, (name) => findExecutable(name));
       if (sandbox) log(`warning: ${sandbox}`);
-      const raw = self.parent?.args ?? [];
-      const serveArgs = reproducibleServeArgs(raw.slice(raw.indexOf("serve") + 1), session.paths.root);
+      const serveArgs = reproducibleServeArgs(self, session.paths.root);
       const stage = await session.engine.current();
       log(
         `workspace ${session.paths.root}; skills ${session.skillsEnabled ? "enabled" : "disabled"}; ` +

@@ -24,18 +24,18 @@ export function register(program: Command, io: CliIO): void {
       "  skillgate status --workspace ./ws --json",
     ].join("\n"),
   );
-  command.action(async (flags: SessionFlags) => {
+  command.action(async (flags: SessionFlags, self: Command) => {
     try {
       // A workspace kept by a socket server (an authority) answers through it: its state may not be ours to open.
       const { statusThroughServer } = await import("../../authority/index.js");
-      const served = await statusThroughServer(sessionOptionsFrom(flags, flags.workspace));
+      const served = await statusThroughServer(sessionOptionsFrom(self, flags, flags.workspace));
       if (served) {
         io.out(flags.json ? JSON.stringify(served.json, null, 2) : served.text);
         return;
       }
       const { openSession } = await import("../../tools/index.js");
       const session = await openSession({
-        ...sessionOptionsFrom(flags, flags.workspace),
+        ...sessionOptionsFrom(self, flags, flags.workspace),
         catalog: "static",
         onProgress: initProgressPrinter((text) => io.err(io.colour("dim", text))),
       });
