@@ -10,7 +10,8 @@ import {
   precheckWrite,
   withPathLock,
 } from "./file-common.js";
-import { errorResult, okResult } from "./results.js";
+import { okResult } from "./results.js";
+import { destinationExists, overwriteArg, sourceNotAFile } from "./transfer.js";
 import type { Session, ToolDefinition } from "./types.js";
 
 export const copyFileInput = z
@@ -20,12 +21,7 @@ export const copyFileInput = z
       .string()
       .min(1)
       .describe("Destination file path to copy to, relative to the workspace. Created if not exists."),
-    overwrite: z
-      .boolean()
-      .default(false)
-      .describe(
-        "If True, overwrite destination file if it exists. If False, return error if destination exists.",
-      ),
+    overwrite: overwriteArg,
   })
   .strict();
 
@@ -41,22 +37,11 @@ export async function copyFile(input: z.infer<typeof copyFileInput>, session: Se
     } catch (error) {
       return fileErrorResult(error, null, from, "Source file error: ");
     }
-    if (!source) return errorResult("FILE_NOT_FOUND", `Source file ${from} does not exist.`, { path: from });
-    if (source.kind !== "file") {
-      return errorResult("NOT_REGULAR_FILE", `Source file error: Path ${from} is not a file in workspace.`, {
-        path: from,
-      });
-    }
+    if (!source || source.kind !== "file") return sourceNotAFile(source, from);
     try {
       const existing = await statWorkspacePathIfExists(session.paths.root, to, { follow: false });
       if (existing && !input.overwrite) {
-        return errorResult(
-          "FILE_EXISTS",
-          `Destination file ${to} already exists. Use overwrite=True to replace it.`,
-          {
-            path: to,
-          },
-        );
+        return destinationExists(to);
       }
       const written = await copyWorkspaceFile(session.paths.root, from, to, {
         policy: policy.policy,
@@ -72,13 +57,7 @@ export async function copyFile(input: z.infer<typeof copyFileInput>, session: Se
       });
     } catch (error) {
       if ((error as { code?: string }).code === "FILE_EXISTS") {
-        return errorResult(
-          "FILE_EXISTS",
-          `Destination file ${to} already exists. Use overwrite=True to replace it.`,
-          {
-            path: to,
-          },
-        );
+        return destinationExists(to);
       }
       return fileErrorResult(error, policy, to, "Destination file error: ");
     }

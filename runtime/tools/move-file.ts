@@ -11,18 +11,14 @@ import {
   withPathLock,
 } from "./file-common.js";
 import { errorResult, okResult } from "./results.js";
+import { destinationExists, overwriteArg, sourceNotAFile } from "./transfer.js";
 import type { Session, ToolDefinition } from "./types.js";
 
 export const moveFileInput = z
   .object({
     source_path: z.string().min(1).describe("Source file path to move from, relative to the workspace."),
     dest_path: z.string().min(1).describe("Destination file path to move to, relative to the workspace."),
-    overwrite: z
-      .boolean()
-      .default(false)
-      .describe(
-        "If True, overwrite destination file if it exists. If False, return error if destination exists.",
-      ),
+    overwrite: overwriteArg,
   })
   .strict();
 
@@ -39,26 +35,10 @@ export async function moveFile(input: z.infer<typeof moveFileInput>, session: Se
   return withPathLock(session, [from, to], async () => {
     try {
       const source = await statWorkspacePathIfExists(session.paths.root, from, { follow: false });
-      if (!source)
-        return errorResult("FILE_NOT_FOUND", `Source file ${from} does not exist.`, { path: from });
-      if (source.kind !== "file") {
-        return errorResult(
-          "NOT_REGULAR_FILE",
-          `Source file error: Path ${from} is not a file in workspace.`,
-          {
-            path: from,
-          },
-        );
-      }
+      if (!source || source.kind !== "file") return sourceNotAFile(source, from);
       const existing = await statWorkspacePathIfExists(session.paths.root, to, { follow: false });
       if (existing && !input.overwrite) {
-        return errorResult(
-          "FILE_EXISTS",
-          `Destination file ${to} already exists. Use overwrite=True to replace it.`,
-          {
-            path: to,
-          },
-        );
+        return destinationExists(to);
       }
       await moveWorkspacePath(session.paths.root, from, to, {
         policy: policy.policy,
