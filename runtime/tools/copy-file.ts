@@ -37,7 +37,7 @@ export async function copyFile(input: z.infer<typeof copyFileInput>, session: Se
     } catch (error) {
       return fileErrorResult(error, null, from, "Source file error: ");
     }
-    if (!source || source.kind !== "file") return sourceNotAFile(source, from);
+    if (source?.kind !== "file") return sourceNotAFile(source, from);
     try {
       const existing = await statWorkspacePathIfExists(session.paths.root, to, { follow: false });
       if (existing && !input.overwrite) {

@@ -35,7 +35,7 @@ export async function moveFile(input: z.infer<typeof moveFileInput>, session: Se
   return withPathLock(session, [from, to], async () => {
     try {
       const source = await statWorkspacePathIfExists(session.paths.root, from, { follow: false });
-      if (!source || source.kind !== "file") return sourceNotAFile(source, from);
+      if (source?.kind !== "file") return sourceNotAFile(source, from);
       const existing = await statWorkspacePathIfExists(session.paths.root, to, { follow: false });
       if (existing && !input.overwrite) {
         return destinationExists(to);
