@@ -30,7 +30,7 @@ const BUNDLED_RUNNERS = new Set(["tsx", "bun", "bunx"]);
  * dependency (npx, npm install), skillgate is itself inside node_modules and its deps sit beside it: the
  * .bin of that enclosing node_modules is the one.
  */
-export function ownBinDir(): string {
+export function ownBinDir(): string | null {
   let dir = dirname(fileURLToPath(import.meta.url));
   for (let i = 0; i < 5; i++) {
     const candidate =
@@ -38,7 +38,8 @@ export function ownBinDir(): string {
     if (isExecutable(join(candidate, "tsx"))) return candidate;
     dir = dirname(dir);
   }
-  return join(dirname(fileURLToPath(import.meta.url)), "..", "..", "node_modules", ".bin");
+  // No tsx found: there is no node_modules of ours to offer (binding a missing folder would make bwrap fail).
+  return null;
 }
 
 /** skillgate's own package folder (holding its package.json), or null when it cannot be found. */
@@ -70,7 +71,8 @@ export function findExecutable(name: string, searchPath: string = process.env.PA
   if (isAbsolute(name)) return isExecutable(name) ? name : null;
   // Relative PATH entries ("", ".") would resolve against the current folder, which a skill may fill.
   const dirs = searchPath.split(delimiter).filter((dir) => isAbsolute(dir));
-  if (BUNDLED_RUNNERS.has(name)) dirs.push(ownBinDir());
+  const ownBin = BUNDLED_RUNNERS.has(name) ? ownBinDir() : null;
+  if (ownBin !== null) dirs.push(ownBin);
   for (const dir of dirs) {
     const candidate = resolve(dir, name);
     if (isExecutable(candidate)) return candidate;

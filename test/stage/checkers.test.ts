@@ -1,4 +1,5 @@
 // The built-in checker kinds on real files and real processes, with the exact messages the agent sees.
+import { execFileSync } from "node:child_process";
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -49,6 +50,7 @@ beforeAll(async () => {
     }),
   };
   for (const [path, text] of Object.entries(files)) await writeFile(join(root, path), text);
+  execFileSync("mkfifo", [join(root, "out", "pipe.md")]);
 });
 
 afterAll(async () => {
@@ -74,6 +76,13 @@ describe("checkers", () => {
       { paths: ["out/nope.md", "out/empty.md", "out/empty-dir"] },
       false,
       "file_exists: out/nope.md does not exist; create it as the stage task describes; out/empty.md is empty; write its content; out/empty-dir is an empty folder; put the stage's output in it.",
+    ],
+    [
+      "file_exists on a FIFO (never opened, so it cannot block)",
+      "file_exists",
+      { paths: ["out/pipe.md", "out/report.md"] },
+      false,
+      "file_exists: out/pipe.md is a fifo, not a regular file; write the output as a regular file.",
     ],
     [
       "headings ok",

@@ -24,7 +24,7 @@ export interface ExecPlan {
   /** Installation prefixes of the runner, node and the toolchain: bound read-only. */
   toolPrefixes: string[];
   /** skillgate's node_modules (bundled runners): bound read-only. */
-  ownModules: string;
+  ownModules: string | null;
   /** The script's env without HOME and TMPDIR (set once the scratch folders exist). */
   env: Record<string, string>;
   warnings: string[];
@@ -77,7 +77,10 @@ export async function planRun(
   const toolPrefixes = tools
     .map((tool) => installationPrefix(tool, homedir()))
     .filter((prefix): prefix is string => prefix !== null);
-  const pathDirs = [...new Set([...tools.map((tool) => dirname(tool)), ownBinDir(), ...SYSTEM_PATH])];
+  const ownBin = ownBinDir();
+  const pathDirs = [
+    ...new Set([...tools.map((tool) => dirname(tool)), ...(ownBin === null ? [] : [ownBin]), ...SYSTEM_PATH]),
+  ];
   const filtered = filterRunEnv(req.env, CACHE_ENV_NAMES);
   if (filtered.dropped.length > 0) {
     warnings.push(
@@ -94,7 +97,7 @@ export async function planRun(
       sandbox,
       ...(findings ? { findings } : {}),
       toolPrefixes,
-      ownModules: dirname(ownBinDir()),
+      ownModules: ownBin === null ? null : dirname(ownBin),
       env: { ...filtered.env, PATH: pathDirs.join(":"), LANG: "C.UTF-8", SKILLGATE_RUN_ID: runId },
       warnings,
     },

@@ -67,7 +67,8 @@ export async function prepareRun(
           features: { ...sandbox.features, disableUserns: false },
         }
       : null;
-  const readOnlyPaths = [...new Set([...plan.toolPrefixes, plan.ownModules, ...(req.readOnlyPaths ?? [])])];
+  const ownModules = plan.ownModules === null ? [] : [plan.ownModules];
+  const readOnlyPaths = [...new Set([...plan.toolPrefixes, ...ownModules, ...(req.readOnlyPaths ?? [])])];
   const base: BwrapPlan = {
     bwrap: sandbox.bwrap ?? "bwrap",
     command: plan.command,

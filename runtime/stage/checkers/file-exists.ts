@@ -32,8 +32,10 @@ export const fileExists: CheckerKind<z.infer<typeof Args>> = {
           });
           if (listed.entries.length === 0)
             problems.push(`${shown} is an empty folder; put the stage's output in it`);
-        } else if (info.kind === "file" && info.size === 0)
-          problems.push(`${shown} is empty; write its content`);
+        } else if (info.kind !== "file")
+          // A FIFO, socket or device "exists" but is no output: its bytes are nobody's work and cannot be fingerprinted.
+          problems.push(`${shown} is a ${info.kind}, not a regular file; write the output as a regular file`);
+        else if (info.size === 0) problems.push(`${shown} is empty; write its content`);
       } catch (error) {
         problems.push(fileProblem(error, shown));
       }
