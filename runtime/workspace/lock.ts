@@ -12,6 +12,7 @@ export interface LockOptions {
   timeoutMs?: number;
   /** A lock not refreshed for this long belongs to a dead process and is taken over (default 10 s, min 2 s). */
   staleMs?: number;
+  sleep?: (ms: number) => Promise<void>;
 }
 
 const heldInContext = new AsyncLocalStorage<Set<string>>();
@@ -21,6 +22,7 @@ const lockWaits = channel(LOCK_WAIT_CHANNEL);
 const inProcessTail = new Map<string, Promise<unknown>>();
 
 const DEFAULT_TIMEOUT_MS = 30_000;
+const defaultSleep = (ms: number) => new Promise<void>((done) => setTimeout(done, ms));
 
 function lockTimeout(lockPath: string, timeoutMs: number): SkillgateError {
   const waited = timeoutMs < 1000 ? `${timeoutMs} ms` : `${Math.round(timeoutMs / 1000)} s`;
@@ -37,28 +39,25 @@ async function acquire(
   options: LockOptions,
 ): Promise<() => Promise<void>> {
   const staleMs = Math.max(2_000, options.staleMs ?? 10_000);
+  const sleep = options.sleep ?? defaultSleep;
   await mkdir(dirname(lockPath), { recursive: true });
-  try {
-    return await lockfile.lock(lockPath, {
-      lockfilePath: lockPath,
-      realpath: false,
-      stale: staleMs,
-      // proper-lockfile's own retries (the `retry` package): jittered exponential backoff, 5 ms up to 250 ms, until the deadline.
-      // (maxRetryTime 0 would mean "no limit" there, hence at least 1 ms.)
-      retries: {
-        forever: true,
-        factor: 2,
-        minTimeout: 5,
-        maxTimeout: 250,
-        randomize: true,
-        maxRetryTime: Math.max(1, deadline - Date.now()),
-      },
-      // A lost lock must not crash an MCP server from a timer; the holder's work is already under way.
-      onCompromised: () => undefined,
-    });
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== "ELOCKED") throw error;
-    throw lockTimeout(lockPath, options.timeoutMs ?? DEFAULT_TIMEOUT_MS);
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await lockfile.lock(lockPath, {
+        lockfilePath: lockPath,
+        realpath: false,
+        stale: staleMs,
+        // Our own loop, not proper-lockfile's `retries`: those retry every error (EACCES on a read-only state
+        // folder would wait out the whole timeout); only ELOCKED is worth waiting for.
+        retries: 0,
+        // A lost lock must not crash an MCP server from a timer; the holder's work is already under way.
+        onCompromised: () => undefined,
+      });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "ELOCKED") throw error;
+      if (Date.now() >= deadline) throw lockTimeout(lockPath, options.timeoutMs ?? DEFAULT_TIMEOUT_MS);
+      await sleep(Math.min(250, 10 * 2 ** Math.min(attempt, 5)) * (0.5 + Math.random()));
+    }
   }
 }
 
