@@ -59,15 +59,18 @@ export function skillRootMissingResult(
 ): ToolResult {
   const shown = workspaceRelative(paths, paths.skillsDir);
   if (!stage) {
-    return errorResult("SKILL_ROOT_MISSING", `Skill directory not found: ${shown}. ${RESTORE_SKILLS_HINT}`, {
-      skill_root: paths.skillsDir,
-    });
+    return errorResult("SKILL_ROOT_MISSING", skillFolderMissingText(shown), { skill_root: paths.skillsDir });
   }
   return errorResult(
     "SKILL_ROOT_MISSING",
     `${stage.tool}: stage '${stage.name}' names skills, but the workspace skill folder ${shown} is missing. ${RESTORE_SKILLS_HINT} Check still works meanwhile.`,
     { skill_root: paths.skillsDir },
   );
+}
+
+/** The one wording of "skill folder missing" (skill tools and Status): what is missing, where, and the fix. */
+export function skillFolderMissingText(shown: string): string {
+  return `The workspace skill folder ${shown} is missing. ${RESTORE_SKILLS_HINT}`;
 }
 
 /** Path relative to the workspace with "/" separators (what the agent passes back to ReadTextFile). */

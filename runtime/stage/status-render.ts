@@ -9,6 +9,7 @@ import {
   RESTORE_SKILLS_HINT,
   type StageSkillInfo,
 } from "../evidence/index.js";
+import { skillFolderMissingText } from "./results.js";
 import { stageSkillList } from "./stage-skills.js";
 import type { StageView } from "./types.js";
 
@@ -184,8 +185,7 @@ function currentStageLines(report: StatusReport): string[] {
         `  - ${row.id}: Listed ${yn(row.listed)}, Read ${yn(row.read)}${row.read ? "" : ` (${row.read_coverage})`}, Used ${yn(row.used)}, Not Applicable ${na}${missing}`,
       );
     }
-    if (report.skill_root_missing)
-      lines.push(`  The workspace skill folder .ucagent/skills is missing. ${RESTORE_SKILLS_HINT}`);
+    if (report.skill_root_missing) lines.push(`  ${skillFolderMissingText(".ucagent/skills")}`);
   }
   lines.push(
     report.check_passed

@@ -118,14 +118,14 @@ describe("a broken workflow stops init, serve and call at once with UCAgent's me
 });
 
 describe("skills missing with skills enabled", () => {
-  it("call answers 'Skill directory not found' with a fix that works: init in the workspace folder", async () => {
+  it("call answers 'The workspace skill folder .ucagent/skills is missing' with a fix that works: init in the workspace folder", async () => {
     const f = fixture();
     expect((await skillgate(["call", "Status", ...flags(f)], f.env)).code).toBe(0);
     removeTree(join(f.ws, ".ucagent", "skills"));
     const missing = await skillgate(["call", "ListSkill", ...flags(f)], f.env);
     expect(missing.code).toBe(1);
     expect(missing.stdout).toBe(
-      "ListSkill failed [SKILL_ROOT_MISSING]:\nSkill directory not found: .ucagent/skills. To restore it, run `skillgate init .` in the workspace folder with the same --config and --extra-skill-path flags this session was started with (the running tools pick the copy up at once, no restart needed), or restart `skillgate serve`, which restores it at start. To work without skills, restart with --no-use-skill.\n",
+      "ListSkill failed [SKILL_ROOT_MISSING]:\nThe workspace skill folder .ucagent/skills is missing. To restore it, run `skillgate init .` in the workspace folder with the same --config and --extra-skill-path flags this session was started with (the running tools pick the copy up at once, no restart needed), or restart `skillgate serve`, which restores it at start. To work without skills, restart with --no-use-skill.\n",
     );
     expect(missing.stdout).not.toContain(f.dir);
     // Exactly what the text says, run where it says.
@@ -143,7 +143,7 @@ describe("skills missing with skills enabled", () => {
       const gone = await first.client.callTool({ name: "ListSkill", arguments: {} });
       expect(gone.isError).toBe(true);
       expect((gone.content as { text: string }[])[0]?.text).toMatch(
-        /^Skill directory not found: \.ucagent\/skills\. To restore it, run `skillgate init \.` in the workspace folder/,
+        /^The workspace skill folder \.ucagent\/skills is missing\. To restore it, run `skillgate init \.` in the workspace folder/,
       );
       expect((await skillgate(["init", ".", "--config", f.configFile], f.env, f.ws)).code).toBe(0);
       const back = await first.client.callTool({ name: "ListSkill", arguments: {} });

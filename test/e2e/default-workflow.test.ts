@@ -57,7 +57,7 @@ const RESTORE =
   "flags this session was started with (the running tools pick the copy up at once, no restart needed), or " +
   "restart `skillgate serve`, which restores it at start. To work without skills, restart with --no-use-skill.";
 
-const rootMissingText = (_ws: string) => `Skill directory not found: .ucagent/skills. ${RESTORE}`;
+const rootMissingText = (_ws: string) => `The workspace skill folder .ucagent/skills is missing. ${RESTORE}`;
 
 const engineRootMissingText = (tool: string, _ws: string) =>
   `${tool}: stage 'static_bug_analysis' names skills, but the workspace skill folder .ucagent/skills is missing. ` +

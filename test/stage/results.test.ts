@@ -64,10 +64,8 @@ describe("result builders", () => {
     expect(skillRootMissingResult(paths)).toEqual(
       errorResult(
         "SKILL_ROOT_MISSING",
-        `Skill directory not found: .ucagent/skills. ${RESTORE_SKILLS_HINT}`,
-        {
-          skill_root: paths.skillsDir,
-        },
+        `The workspace skill folder .ucagent/skills is missing. ${RESTORE_SKILLS_HINT}`,
+        { skill_root: paths.skillsDir },
       ),
     );
     expect(skillRootMissingResult(paths, { tool: "Complete", name: "review" })).toEqual(

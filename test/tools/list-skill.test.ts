@@ -156,7 +156,7 @@ describe("ListSkill with the skill folder missing", () => {
     const result = await callTool(session, "ListSkill", {});
     expect(result).toMatchObject({ isError: true, code: "SKILL_ROOT_MISSING" });
     expect(result.text).toBe(
-      "Skill directory not found: .ucagent/skills. To restore it, run `skillgate init .` in the workspace folder " +
+      "The workspace skill folder .ucagent/skills is missing. To restore it, run `skillgate init .` in the workspace folder " +
         "with the same --config and --extra-skill-path flags this session was started with (the running tools pick " +
         "the copy up at once, no restart needed), or restart `skillgate serve`, which restores it at start. To work " +
         "without skills, restart with --no-use-skill.",

@@ -254,7 +254,7 @@ describe("RunSkillScript with skills disabled or the skill folder missing", () =
     });
     expect(result).toMatchObject({ isError: true, code: "SKILL_ROOT_MISSING" });
     expect(result.text).toMatch(
-      /^Skill directory not found: \.ucagent\/skills\. To restore it, run `skillgate init \.`/,
+      /^The workspace skill folder \.ucagent\/skills is missing\. To restore it, run `skillgate init \.`/,
     );
     expect(result.text).not.toContain(session.paths.root);
     expect(existsSync(out("x"))).toBe(false);
