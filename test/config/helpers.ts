@@ -1,7 +1,7 @@
 // Temp folders for config tests: a fake $SKILLGATE_HOME, a workspace and files written into them.
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
+import { isolateHome, tempRoot } from "../support/workspace.js";
 
 export interface ConfigSandbox {
   root: string;
@@ -15,11 +15,11 @@ export interface ConfigSandbox {
 }
 
 export function configSandbox(): ConfigSandbox {
-  const root = mkdtempSync(join(tmpdir(), "skillgate-config-"));
-  const home = join(root, "home");
+  const temp = tempRoot("skillgate-config-");
+  const root = temp.dir;
   const workspace = join(root, "ws");
   mkdirSync(join(workspace, ".ucagent"), { recursive: true });
-  mkdirSync(home, { recursive: true });
+  const { home } = isolateHome(root);
   return {
     root,
     home,
@@ -32,6 +32,6 @@ export function configSandbox(): ConfigSandbox {
       writeFileSync(file, text);
       return file;
     },
-    cleanup: () => rmSync(root, { recursive: true, force: true }),
+    cleanup: temp.cleanup,
   };
 }

@@ -1,6 +1,5 @@
 // End-to-end test support: a temp SKILLGATE_HOME, workspaces seeded like `npm start`, tool calls, and the stage outputs built from the planted defects.
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { chmodSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { expect } from "vitest";
@@ -8,7 +7,7 @@ import type { ToolResult } from "../../runtime/contracts/index.js";
 import { prepareDefaultWorkspace } from "../../runtime/mcp/default-workspace.js";
 import { callTool } from "../../runtime/tools/registry.js";
 import { type OpenedSession, openSession } from "../../runtime/tools/session.js";
-import { removeTree } from "../tools/helpers.js";
+import { isolateHome, removeTree, tempRoot } from "../support/workspace.js";
 
 export const REPO = fileURLToPath(new URL("../..", import.meta.url));
 
@@ -227,16 +226,12 @@ export function deleteFromSkillCopy(path: string): void {
 
 /** A temp SKILLGATE_HOME shared by the workspaces of one test file; restores the environment on cleanup. */
 export class E2EHome {
-  readonly base = mkdtempSync(join(tmpdir(), "skillgate-e2e-"));
-  readonly home = join(this.base, "home");
-  readonly env: NodeJS.ProcessEnv;
-  private readonly saved = process.env.SKILLGATE_HOME;
-
-  constructor() {
-    // Script runs read the caches' location from the process environment.
-    process.env.SKILLGATE_HOME = this.home;
-    this.env = { ...process.env, SKILLGATE_HOME: this.home };
-  }
+  private readonly root = tempRoot("skillgate-e2e-");
+  readonly base = this.root.dir;
+  // Script runs read the caches' location from the process environment.
+  private readonly isolated = isolateHome(this.base, { setProcess: true, create: false });
+  readonly home = this.isolated.home;
+  readonly env: NodeJS.ProcessEnv = this.isolated.env;
 
   /** A fresh workspace with the example target copied to <ws>/dut, as `npm start` prepares it. */
   async workspace(name: string): Promise<string> {
@@ -261,9 +256,8 @@ export class E2EHome {
   }
 
   cleanup(): void {
-    if (this.saved === undefined) delete process.env.SKILLGATE_HOME;
-    else process.env.SKILLGATE_HOME = this.saved;
-    removeTree(this.base);
+    this.isolated.restore();
+    this.root.cleanup();
   }
 }
 

@@ -1,17 +1,9 @@
 // Test harness for real script runs: a temp workspace with a skill, request building and host-state probes.
-import {
-  chmodSync,
-  copyFileSync,
-  mkdirSync,
-  mkdtempSync,
-  realpathSync,
-  rmSync,
-  writeFileSync,
-} from "node:fs";
-import { tmpdir } from "node:os";
+import { chmodSync, copyFileSync, mkdirSync, writeFileSync } from "node:fs";
 import { basename, join } from "node:path";
 import { resolveRunner } from "../../runtime/exec/index.js";
 import type { RunLimits, RunRequest } from "../../runtime/exec/types.js";
+import { tempRoot } from "../support/workspace.js";
 
 export const SMALL_LIMITS: RunLimits = {
   timeoutMs: 3_000,
@@ -38,7 +30,8 @@ export interface Harness {
 }
 
 export function makeHarness(prefix = "skillgate-exec-"): Harness {
-  const root = realpathSync(mkdtempSync(join(tmpdir(), prefix)));
+  const temp = tempRoot(prefix, { realpath: true });
+  const root = temp.dir;
   const ws = join(root, "ws");
   const out = join(ws, "out");
   const skillsRoot = join(ws, ".ucagent", "skills");
@@ -86,9 +79,7 @@ export function makeHarness(prefix = "skillgate-exec-"): Harness {
         ...overrides,
       };
     },
-    cleanup() {
-      rmSync(root, { recursive: true, force: true });
-    },
+    cleanup: temp.cleanup,
   };
 }
 

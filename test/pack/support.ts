@@ -1,9 +1,9 @@
 // Shared helpers of the pack tests: repo paths, a real-process runner, temp dirs and PATH lookups.
 import { spawnSync } from "node:child_process";
-import { accessSync, constants, mkdtempSync, readdirSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { accessSync, constants, readdirSync } from "node:fs";
 import { delimiter, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { type TempRoot, tempRoot } from "../support/workspace.js";
 
 export const REPO = resolve(fileURLToPath(new URL("../..", import.meta.url)));
 export const SKILLS = join(REPO, "skills");
@@ -32,17 +32,17 @@ export function run(
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
-const created: string[] = [];
+const created: TempRoot[] = [];
 
 /** A fresh temp dir removed by cleanupTempDirs(). */
 export function freshDir(prefix: string): string {
-  const dir = mkdtempSync(join(tmpdir(), `skillgate-pack-${prefix}-`));
-  created.push(dir);
-  return dir;
+  const root = tempRoot(`skillgate-pack-${prefix}-`);
+  created.push(root);
+  return root.dir;
 }
 
 export function cleanupTempDirs(): void {
-  for (const dir of created.splice(0)) rmSync(dir, { recursive: true, force: true });
+  for (const root of created.splice(0)) root.cleanup();
 }
 
 export function listDir(dir: string): string[] {

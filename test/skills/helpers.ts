@@ -1,10 +1,10 @@
 // Test helpers for the skill catalog: build skill trees in temp folders.
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
+import { tempRoot } from "../support/workspace.js";
 
 export function tempDir(prefix = "skillgate-skills-"): string {
-  return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  return tempRoot(prefix).dir;
 }
 
 /** Writes `files` (relative path → content) under `root`, creating folders. */

@@ -1,10 +1,11 @@
 // Test helpers for the tool/MCP/CLI suites: temp workspaces over the fixture pack with a small forced-stage workflow.
-import { chmodSync, lstatSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { chmodSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { stringify } from "yaml";
 import { type OpenedSession, openSession } from "../../runtime/tools/session.js";
+import { isolateHome, removeTree, tempRoot } from "../support/workspace.js";
+
+export { removeTree };
 
 export const REPO_ROOT = fileURLToPath(new URL("../..", import.meta.url));
 export const FIXTURE_PACK = fileURLToPath(new URL("../fixtures/tools/pack", import.meta.url));
@@ -68,13 +69,13 @@ export function fixtureConfig(options: FixtureOptions = {}): Record<string, unkn
 
 /** Creates a temp dir holding home/, ws/ and config.yaml; sets SKILLGATE_HOME for this process. */
 export function makeFixture(options: FixtureOptions = {}): Fixture {
-  const dir = mkdtempSync(join(tmpdir(), "skillgate-surface-"));
-  const home = join(dir, "home");
-  const ws = join(dir, "ws");
-  const configFile = join(dir, "config.yaml");
+  const root = tempRoot("skillgate-surface-");
+  const dir = root.dir;
+  const ws = root.path("ws");
+  const configFile = root.path("config.yaml");
   writeFileSync(configFile, stringify(fixtureConfig(options)));
-  process.env.SKILLGATE_HOME = home;
-  const env = { ...process.env, SKILLGATE_HOME: home, NO_COLOR: "1" };
+  // Left set after the test (as before): sessions opened later in the file read it from the process.
+  const { home, env } = isolateHome(dir, { setProcess: true, create: false, extraEnv: { NO_COLOR: "1" } });
   return {
     dir,
     ws,
@@ -82,22 +83,8 @@ export function makeFixture(options: FixtureOptions = {}): Fixture {
     home,
     env,
     open: (extra = {}) => openSession({ workspace: ws, configFile, env, ...extra }),
-    cleanup: () => removeTree(dir),
+    cleanup: root.cleanup,
   };
-}
-
-/** Makes a tree writable again (init marks the copied pack read-only), then removes it. */
-export function removeTree(path: string): void {
-  const walk = (current: string) => {
-    const info = lstatSync(current, { throwIfNoEntry: false });
-    if (!info || info.isSymbolicLink()) return;
-    if (info.isDirectory()) {
-      chmodSync(current, 0o755);
-      for (const entry of readdirSync(current)) walk(join(current, entry));
-    } else chmodSync(current, 0o644);
-  };
-  walk(path);
-  rmSync(path, { recursive: true, force: true });
 }
 
 /** Makes a copied workspace file writable and replaces its content (simulates an agent editing by shell). */

@@ -1,9 +1,9 @@
 // Temp workspaces and packs for workspace tests, plus a config built from the schema's defaults.
-import { cpSync, mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { cpSync, readdirSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { ConfigSchema, type SkillgateConfig } from "../../runtime/config/index.js";
+import { tempRoot } from "../support/workspace.js";
 
 export const FIXTURES = fileURLToPath(new URL("../fixtures/workspace/", import.meta.url));
 export const FIXTURE_PACK = join(FIXTURES, "pack");
@@ -11,8 +11,8 @@ export const FIXTURE_EXTRA_ROOT = join(FIXTURES, "extra-root");
 export const FIXTURE_SINGLE_SKILL = join(FIXTURES, "single-skill");
 
 export function tempDir(prefix = "skillgate-ws-"): { dir: string; cleanup(): void } {
-  const dir = mkdtempSync(join(tmpdir(), prefix));
-  return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+  const { dir, cleanup } = tempRoot(prefix);
+  return { dir, cleanup };
 }
 
 /** A writable copy of a fixture folder (for tests that change the source). */
