@@ -1,4 +1,4 @@
-// Issue 12's attack table through the real surfaces: each attack answered by `skillgate call` subprocesses, one by MCP.
+// Issue 12's attack table through `skillgate call` subprocesses (the same table over MCP: attacks-mcp.test.ts).
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { createHash } from "node:crypto";
 import {
@@ -17,64 +17,27 @@ import { parse, stringify } from "yaml";
 import { workspacePaths } from "../../runtime/contracts/index.js";
 import { evidenceLocations } from "../../runtime/evidence/index.js";
 import { callTool } from "../../runtime/tools/registry.js";
-import type { OpenedSession } from "../../runtime/tools/session.js";
-import { call, connectStdio, type StdioConnection } from "../mcp/helpers.js";
+import { type Fixture, GATE_SKILL, GATE_SKILL_MD, tamper } from "../tools/helpers.js";
 import {
-  FIXTURE_PACK,
-  type Fixture,
-  GATE_SKILL,
-  GATE_SKILL_MD,
-  makeFixture,
-  tamper,
-} from "../tools/helpers.js";
+  attackFixture,
+  cleanupAttack,
+  completeStage0,
+  fillDisk,
+  HOOK,
+  HOOK_NOT_LOADED,
+  SWAP_LOOP,
+  swapsStarted,
+  tmpfs,
+  USAGE,
+} from "./attack-fixture.js";
 import { type CliResult, callCli, skillgate } from "./cli.js";
 
-let fixture: Fixture | undefined;
 let swapper: ChildProcess | undefined;
-let connection: StdioConnection | undefined;
-const mounts: string[] = [];
 afterEach(async () => {
   swapper?.kill("SIGKILL");
   swapper = undefined;
-  await connection?.close();
-  connection = undefined;
-  for (const m of mounts.splice(0)) execFileSync("umount", ["-l", m]);
-  fixture?.cleanup();
-  fixture = undefined;
+  cleanupAttack();
 });
-
-const USAGE = { skill_usage: { [GATE_SKILL]: { list: true, read: true, use: true } } };
-const HOOK = `export function setupStage(stage: { addHook(m: string, f: (o: (r: unknown) => string[], r: unknown) => string[]): void }): void {
-  stage.addHook("onCheck", (original, result) => [...original(result), "GOOD HOOK HINT"]);
-}
-`;
-
-/** A workspace over a copy of the fixture pack whose gate skill ships a trusted hooks.ts; initialised. */
-async function attackFixture(): Promise<Fixture> {
-  const pack = join(makeFixture().dir, "pack");
-  cpSync(FIXTURE_PACK, pack, { recursive: true });
-  writeFileSync(join(pack, GATE_SKILL, "hooks.ts"), HOOK);
-  const f = makeFixture({ packPath: pack });
-  const config = parse(readFileSync(f.configFile, "utf8"));
-  config.skill.trusted_hooks = { [GATE_SKILL]: createHash("sha256").update(HOOK).digest("hex") };
-  writeFileSync(f.configFile, stringify(config));
-  await f.open({ init: true });
-  fixture = f;
-  return f;
-}
-
-/** Setup only (not the attack): stage 0 completed in-process. */
-async function completeStage0(session: OpenedSession): Promise<void> {
-  expect((await callTool(session, "ListSkill", {})).isError).toBe(false);
-  expect((await callTool(session, "ReadTextFile", { path: GATE_SKILL_MD })).isError).toBe(false);
-  const ran = await callTool(session, "RunSkillScript", {
-    commands: [[GATE_SKILL, "make_report.py", "--title T"]],
-  });
-  expect(ran.isError).toBe(false);
-  expect((await callTool(session, "Check", {})).isError).toBe(false);
-  expect((await callTool(session, "SetSkillUsage", USAGE)).isError).toBe(false);
-  expect((await callTool(session, "Complete", {})).isError).toBe(false);
-}
 
 const at = (f: Fixture, env = f.env, ws = f.ws) => ({ ws, configFile: f.configFile, env });
 
@@ -83,13 +46,6 @@ function expectRefused(r: CliResult, code: string, ...texts: string[]): void {
   expect(r.json.isError).toBe(true);
   expect(r.exit).not.toBe(0);
   for (const t of texts) expect(r.json.text).toContain(t);
-}
-
-function tmpfs(dir: string, options: string): void {
-  mkdirSync(dir, { recursive: true });
-  // Must fail (not skip) when it cannot mount: the rows are about real ENOSPC/EROFS.
-  execFileSync("mount", ["-t", "tmpfs", "-o", options, "tmpfs", dir]);
-  mounts.push(dir);
 }
 
 describe("attacks through `skillgate call`", () => {
@@ -133,9 +89,7 @@ describe("attacks through `skillgate call`", () => {
       `import { writeFileSync } from "node:fs";\nwriteFileSync(${JSON.stringify(marker)}, "ran");\n${HOOK}`,
     );
     const check = await callCli("Check", {}, at(f));
-    expect(check.json.text).toMatch(
-      /Warning: hooks\.ts of skill 'fixture\/gate-skill' \(\.ucagent\/skills\/fixture\/gate-skill\/hooks\.ts\) was not loaded: script fixture\/gate-skill\/hooks\.ts was modified after init \(hash [0-9a-f]{12} != [0-9a-f]{12}\)/,
-    );
+    expect(check.json.text).toMatch(HOOK_NOT_LOADED);
     expect(check.json.text).not.toContain("GOOD HOOK HINT");
     expect(() => readFileSync(marker)).toThrow();
     // The control: the untouched hook does load through the same surface.
@@ -237,13 +191,7 @@ describe("attacks through `skillgate call`", () => {
     const state = join(f.ws, ".ucagent", "skillgate");
     tmpfs(state, "size=256k");
     const session = await f.open();
-    try {
-      execFileSync("dd", ["if=/dev/zero", `of=${join(state, "filler")}`, "bs=4k", "count=100000"], {
-        stdio: "ignore",
-      });
-    } catch {
-      // dd stops with ENOSPC: the disk is full now
-    }
+    fillDisk(state);
     // The ledger's last page may still have room: fill it with in-process Checks until an append fails.
     let full = false;
     for (let i = 0; i < 64 && !full; i += 1)
@@ -279,25 +227,8 @@ describe("attacks through `skillgate call`", () => {
     mkdirSync(join(f.ws, "dut", "d"), { recursive: true });
     writeFileSync(join(f.ws, "dut", "d", "notes.txt"), "inside\n");
     const counter = join(f.dir, "swaps");
-    const loop = `
-import os, sys, time
-d, host, counter = sys.argv[1:4]
-n = 0
-while True:
-    os.rename(d, d + ".real"); os.symlink(host, d); time.sleep(0.0002); os.unlink(d); os.rename(d + ".real", d)
-    n += 1
-    if n % 200 == 0:
-        open(counter + ".tmp", "w").write(str(n)); os.replace(counter + ".tmp", counter)
-`;
-    swapper = spawn("python3", ["-c", loop, join(f.ws, "dut", "d"), host, counter], { stdio: "ignore" });
-    for (;;) {
-      try {
-        if (Number(readFileSync(counter, "utf8")) > 0) break;
-      } catch {
-        // not written yet
-      }
-      await new Promise((r) => setTimeout(r, 20));
-    }
+    swapper = spawn("python3", ["-c", SWAP_LOOP, join(f.ws, "dut", "d"), host, counter], { stdio: "ignore" });
+    await swapsStarted(counter);
     const seen = { inside: 0, refused: 0 };
     for (let round = 0; round < 6; round += 1) {
       const results = await Promise.all(
@@ -315,28 +246,5 @@ while True:
       }
     }
     expect(seen.inside + seen.refused).toBe(12);
-  });
-});
-
-describe("an attack through the MCP SDK client over stdio", () => {
-  it("rollback while the server runs: the served tools answer LEDGER_ROLLBACK", async () => {
-    const f = await attackFixture();
-    const session = await f.open();
-    const paths = workspacePaths(f.ws);
-    expect((await callTool(session, "ListSkill", {})).isError).toBe(false);
-    copyFileSync(paths.ledger, join(f.dir, "early.ledger"));
-    copyFileSync(paths.progress, join(f.dir, "early.progress"));
-    await completeStage0(session);
-    connection = await connectStdio(["--workspace", f.ws, "--config", f.configFile], f.env);
-    expect((await call(connection.client, "Status", {})).text).toContain("Progress: 1/2 stages completed");
-    // The agent puts the older copy back while the server runs.
-    copyFileSync(join(f.dir, "early.ledger"), paths.ledger);
-    copyFileSync(join(f.dir, "early.progress"), paths.progress);
-    for (const tool of ["Status", "Complete", "ListSkill"]) {
-      const result = await call(connection.client, tool, {});
-      expect(result.isError).toBe(true);
-      expect(result.structured).toMatchObject({ error: { code: "LEDGER_ROLLBACK" } });
-      expect(result.text).toContain("an older copy of ledger.jsonl/progress.json was put back");
-    }
   });
 });
