@@ -1,12 +1,9 @@
 // The whole default workflow driven only through MCP requests (stdio and HTTP): the test itself writes no file.
 import { createHash } from "node:crypto";
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { afterEach, describe, expect, it } from "vitest";
 import { connectHttp, connectStdio, rpc, startHttpServer, ValidatingClient } from "../mcp/helpers.js";
-import { removeTree } from "../tools/helpers.js";
+import { isolateHome, tempRoot } from "../support/workspace.js";
 import {
   analysisMarkdown,
   bugId,
@@ -32,9 +29,12 @@ afterEach(async () => {
 
 /** `serve` without --workspace: it seeds <SKILLGATE_HOME>/workspaces/default with the example target itself. */
 async function connect(transport: "stdio" | "http"): Promise<Client> {
-  const base = mkdtempSync(join(tmpdir(), "skillgate-mcp-e2e-"));
-  cleanups.push(() => removeTree(base));
-  const env = { ...process.env, SKILLGATE_HOME: join(base, "home"), HOME: join(base, "user"), NO_COLOR: "1" };
+  const base = tempRoot("skillgate-mcp-e2e-");
+  cleanups.push(base.cleanup);
+  const { env } = isolateHome(base.dir, {
+    create: false,
+    extraEnv: { HOME: base.path("user"), NO_COLOR: "1" },
+  });
   if (transport === "stdio") {
     const connection = await connectStdio([], env);
     cleanups.push(() => connection.close());
