@@ -1,15 +1,6 @@
 // Adversarial test bed at the tool layer: an initialised workspace with hostile extra skills, host canaries and survivor checks.
 import { execFileSync } from "node:child_process";
-import {
-  chmodSync,
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  realpathSync,
-  writeFileSync,
-} from "node:fs";
-import { tmpdir } from "node:os";
+import { chmodSync, existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { stringify } from "yaml";
 import type { ToolResult } from "../../runtime/contracts/index.js";
@@ -17,7 +8,8 @@ import { callTool } from "../../runtime/tools/registry.js";
 import type { CommandRecord } from "../../runtime/tools/run-skill-script.js";
 import { type OpenedSession, openSession } from "../../runtime/tools/session.js";
 import { sha256 } from "../support/host-probes.js";
-import { fixtureConfig, removeTree } from "../tools/helpers.js";
+import { tempRoot } from "../support/workspace.js";
+import { fixtureConfig } from "../tools/helpers.js";
 
 export interface HostileSkill {
   /** Folder name under the extra skill path; its id is ext/<name>. */
@@ -74,7 +66,8 @@ function skillMd(skill: HostileSkill): string {
 }
 
 export async function makeBed(options: BedOptions): Promise<Bed> {
-  const dir = realpathSync(mkdtempSync(join(tmpdir(), "sg-sandbox-adv-")));
+  const temp = tempRoot("sg-sandbox-adv-", { realpath: true });
+  const dir = temp.dir;
   const home = join(dir, "home");
   const extra = join(dir, "extra");
   const ws = options.workspace?.(dir) ?? join(dir, "ws");
@@ -117,7 +110,7 @@ export async function makeBed(options: BedOptions): Promise<Bed> {
     call: (tool, args) => callTool(session, tool, args),
     run: (skill, script, args = "") =>
       callTool(session, "RunSkillScript", { commands: [[`ext/${skill}`, script, args]] }),
-    cleanup: () => removeTree(dir),
+    cleanup: temp.cleanup,
   };
 }
 

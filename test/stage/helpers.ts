@@ -1,11 +1,10 @@
 // Test workspaces for the stage engine: temp folder, copied fixture skills, config, runtime config, engine factory.
 import { createHash } from "node:crypto";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
-import { mkdir, mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { mkdir } from "node:fs/promises";
 import { join, relative, resolve, sep } from "node:path";
 import type { RuntimeConfig } from "../../runtime/config/index.js";
-import { ConfigSchema, type SkillgateConfig } from "../../runtime/config/schema.js";
+import type { SkillgateConfig } from "../../runtime/config/schema.js";
 import type { ToolResult } from "../../runtime/contracts/index.js";
 import { type WorkspacePaths, workspacePaths } from "../../runtime/contracts/index.js";
 import { scanSkillRoot } from "../../runtime/skills/index.js";
@@ -13,7 +12,7 @@ import type { CatalogSnapshot } from "../../runtime/skills/types.js";
 import { createStageEngine, type SkillgateStageEngine } from "../../runtime/stage/index.js";
 import { callTool } from "../../runtime/tools/registry.js";
 import type { Session } from "../../runtime/tools/types.js";
-import { initWorkspace } from "../../runtime/workspace/index.js";
+import { initOverPack, isolateHome, tempRoot } from "../support/workspace.js";
 
 export const FIXTURE_SKILLS = resolve(import.meta.dirname, "../fixtures/stage/skills");
 
@@ -54,25 +53,29 @@ function fixtureHookDigests(): Record<string, string> {
 }
 
 export async function makeWorkspace(options: WorkspaceOptions): Promise<TestWorkspace> {
-  const base = await mkdtemp(join(tmpdir(), "skillgate-stage-"));
-  const root = join(base, "ws");
-  const home = join(base, "home");
+  const base = tempRoot("skillgate-stage-");
+  const root = base.path("ws");
+  const { home } = isolateHome(base.dir);
   await mkdir(join(root, "out"), { recursive: true });
-  await mkdir(home, { recursive: true });
   const paths = workspacePaths(root);
   const skillsEnabled = options.skillsEnabled ?? true;
-  const config = ConfigSchema.parse({
-    stage: options.stages,
-    skill: {
-      // The fixture skills' hooks are trusted by the operator of these tests (skill.trusted_hooks).
-      trusted_hooks: fixtureHookDigests(),
-      use_skill: skillsEnabled,
-      general_skill_list: options.generalSkills ?? [],
-      pack_path: FIXTURE_SKILLS,
+  // The real init: copies the fixture pack read-only and records the manifest hooks are verified against.
+  const {
+    config,
+    report: { runtimeConfig: runtime },
+  } = await initOverPack({
+    workspace: root,
+    packPath: FIXTURE_SKILLS,
+    config: {
+      stage: options.stages,
+      skill: {
+        // The fixture skills' hooks are trusted by the operator of these tests (skill.trusted_hooks).
+        trusted_hooks: fixtureHookDigests(),
+        use_skill: skillsEnabled,
+        general_skill_list: options.generalSkills ?? [],
+      },
     },
   });
-  // The real init: copies the fixture pack read-only and records the manifest hooks are verified against.
-  const { runtimeConfig: runtime } = await initWorkspace({ workspace: root, config });
   const catalog = () =>
     skillsEnabled && existsSync(paths.skillsDir) ? scanSkillRoot(paths.skillsDir) : null;
   return {
@@ -85,7 +88,7 @@ export async function makeWorkspace(options: WorkspaceOptions): Promise<TestWork
     catalog,
     engine: (extra = {}) =>
       createStageEngine({ paths, config, runtime, skillsEnabled, catalog, home, ...extra }),
-    cleanup: () => rm(base, { recursive: true, force: true }),
+    cleanup: async () => base.cleanup(),
   };
 }
 
