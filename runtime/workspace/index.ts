@@ -1,7 +1,5 @@
 // Public API of the workspace: paths, init (pack copy + runtime_config.json), integrity checks, atomic state writes.
 
-export type { AtomicWriteOptions } from "./atomic.js";
-export { writeFileAtomic } from "./atomic.js";
 export { sha256Bytes, sha256File } from "./hash.js";
 export type { GuideReport, InitManifest, InitOptions, InitProgress, InitReport } from "./init.js";
 export { initWorkspace } from "./init.js";
@@ -47,6 +45,7 @@ export {
   removeWorkspacePath,
   SAFE_WRITE_MAX_BYTES,
   writeAllowed,
+  writeFileAtomic,
   writeWorkspaceFile,
 } from "./safe-write.js";
 export type { VerifyResult } from "./verify.js";

@@ -3,13 +3,13 @@ import { mkdir, realpath, stat } from "node:fs/promises";
 import type { SkillgateConfig } from "../config/index.js";
 import { bundledPackRoot, workspacePaths } from "../contracts/index.js";
 import { SkillgateError } from "../errors.js";
-import { writeFileAtomic } from "./atomic.js";
 import { copyPack, syncGuides } from "./init-copy.js";
 import type { InitManifest, InitOptions, InitReport, PackReport } from "./init-types.js";
 import { withWorkspaceLock } from "./lock.js";
 import { type CopyManifest, readManifest } from "./manifest.js";
 import { findGuideDir } from "./plan.js";
 import { buildRuntimeConfig } from "./runtime-config.js";
+import { writeFileAtomic } from "./safe-write.js";
 
 export type { GuideReport, InitManifest, InitOptions, InitProgress, InitReport } from "./init-types.js";
 

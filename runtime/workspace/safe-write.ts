@@ -1,7 +1,8 @@
 // The one safe way to change workspace files: verified parent folders, an allowed-folders policy, atomic replace.
 import { randomBytes } from "node:crypto";
 import { constants } from "node:fs";
-import { link, lstat, mkdir, open, readdir, rename, rmdir, unlink } from "node:fs/promises";
+import { link, lstat, mkdir, open, readdir, realpath, rename, rmdir, unlink } from "node:fs/promises";
+import { basename, dirname, resolve } from "node:path";
 import { SkillgateError } from "../errors.js";
 import { readWorkspaceFile } from "./safe-file.js";
 import { at, closeAll, ioError, openVerified, type PathHandle } from "./safe-path.js";
@@ -40,7 +41,7 @@ export async function writeWorkspaceFile(
       `Writing ${path}: ${bytes.length} bytes is over the ${maxBytes}-byte limit. Write a smaller file.`,
       { path, size: bytes.length, limit: maxBytes },
     );
-  const parent = await openParent(root, path, options.policy, options.createParents ?? false);
+  const parent = await openParent(root, path, options.policy, options.createParents ?? false, options.label);
   const temp = `.${parent.name.slice(0, 100)}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`;
   let tempCreated = false;
   try {
@@ -56,7 +57,7 @@ export async function writeWorkspaceFile(
       );
     const overwrite = options.overwrite ?? true;
     if (existing && !overwrite) throw exists(parent.shown);
-    const mode = existing?.isFile() ? existing.mode & 0o777 : (options.mode ?? 0o644);
+    const mode = existing?.isFile() && !options.forceMode ? existing.mode & 0o777 : (options.mode ?? 0o644);
     const handle = await open(
       at(parent.dir, temp),
       constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW,
@@ -86,6 +87,31 @@ export async function writeWorkspaceFile(
     await closeAll(parent.dir);
   }
 }
+
+/**
+ * Atomic write of a file skillgate itself names outside any workspace policy (home key dir, ledger head,
+ * server record, init manifest, `proof --out`): the file's own folder is the trusted base, so the same
+ * writer applies (temp + fsync + rename, no symlink followed out of that folder) without a policy or size cap.
+ */
+export async function writeFileAtomic(
+  path: string,
+  data: string | Uint8Array,
+  options: { mode?: number } = {},
+): Promise<void> {
+  const file = resolve(path);
+  const base = await realpath(dirname(file)).catch((error: unknown) => {
+    throw ioError(error, "write", file);
+  });
+  await writeWorkspaceFile(base, basename(file), data, {
+    policy: TRUSTED_BASE,
+    mode: options.mode ?? 0o644,
+    forceMode: true,
+    maxBytes: Number.POSITIVE_INFINITY,
+    label: file,
+  });
+}
+
+const TRUSTED_BASE: WritePolicy = { allow: ["."] };
 
 function exists(shown: string): SkillgateError {
   return new SkillgateError(

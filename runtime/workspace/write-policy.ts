@@ -33,9 +33,13 @@ export interface SafeWriteOptions {
   overwrite?: boolean;
   /** Create missing parent folders (each one checked against the policy). Default false. */
   createParents?: boolean;
-  /** Mode of a new file (default 0o644); an existing file keeps its mode. */
+  /** Mode of a new file (default 0o644); an existing file keeps its mode unless `forceMode`. */
   mode?: number;
+  /** Give a replaced file `mode` too (skillgate's own state files, e.g. 0o600 keys). */
+  forceMode?: boolean;
   maxBytes?: number;
+  /** How the path appears in messages (default: `path` as given). */
+  label?: string;
 }
 
 export interface SafeWriteResult {
@@ -90,9 +94,12 @@ export async function openParent(
   path: string,
   policy: WritePolicy,
   createParents: boolean,
+  label?: string,
 ): Promise<Parent> {
   const realRoot = await realRootOf(root);
-  const { shown, lexical } = resolveLexical(root, path);
+  const resolved = resolveLexical(root, path);
+  const { lexical } = resolved;
+  const shown = label ?? resolved.shown;
   const name = basename(lexical);
   if (lexical === root || relative(root, lexical) === "")
     throw new SkillgateError(
@@ -114,7 +121,7 @@ export async function openParent(
       dir = next;
     }
   } else {
-    dir = await openVerified(realRoot, dirname(lexical), dirname(shown) || ".", { directory: true });
+    dir = await openVerified(realRoot, dirname(lexical), dirname(shown), { directory: true });
   }
   const rel = [relativeTo(realRoot, dir.real), name].filter((p) => p !== "").join("/");
   try {
