@@ -88,6 +88,7 @@ export type ParsedLine =
   | { ok: true; record: LedgerRecord }
   | { ok: false; problem: string; legacy?: boolean };
 
+// Why our own line format (JSON lines, no database): an append is one synced write and a load verifies only the tail after the checkpoint (SetSkillUsage + Complete: 8.08 ms at 100,000 records vs 8.39 ms at 100, docs/performance.md).
 /** Parses one ledger line into a v2 record (or says why not; `legacy` marks a v1 HMAC record). */
 export function parseLine(line: string): ParsedLine {
   let parsed: unknown;

@@ -150,6 +150,7 @@ function innerReadOnly(plan: BwrapPlan, host: HostView): string[] {
   return inner;
 }
 
+// Why hand-built: no library covers bwrap's flags, whose order matters (later mounts shadow earlier ones); a pure builder is table-tested and free next to bwrap's ~7 ms (docs/performance.md).
 /** The bwrap argv (bwrap binary first) for `plan`. */
 export function bwrapArgv(plan: BwrapPlan, host: HostView = realHost): string[] {
   const argv = [

@@ -38,6 +38,7 @@ const PYTHON_MESSAGES: Record<string, string> = {
   "Got EOF while in an escape sequence": "No escaped character",
 };
 
+// Why a shim over npm `shlex`: alone it accepts bash `$'...'`/`$"..."` and words errors its own way; the escape and PYTHON_MESSAGES give Python's result and message.
 /** Python `shlex.split(text)`; throws INVALID_ARGS with Python's wording on a lexing error. */
 export function splitArgs(text: string): string[] {
   try {

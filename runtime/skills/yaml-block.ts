@@ -82,6 +82,7 @@ const NON_STRING_WORDS = new Set([
   "OFF",
 ]);
 
+// Why hand-written: plain skills never load `yaml` (`catalog` loads neither zod nor yaml, test/cli/lazy-verbs.test.ts; cold 2,000-skill scan 1.58x the raw readdir+read floor, docs/performance.md).
 /**
  * The fast path: a mapping of `key: value` lines (one level of nesting under an empty `key:`), each
  * value a plain scalar that the core schema resolves to a string, or a simple quoted string. Any other
