@@ -1,13 +1,13 @@
 // A full forced stage driven through `skillgate call` (one process per call): list, read, Check, SetSkillUsage, Complete.
-import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { mkdir, writeFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { execa } from "execa";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { isolateHome, type TempRoot, tempRoot } from "../support/workspace.js";
 import { FIXTURE_SKILLS } from "./helpers.js";
 
 const MAIN = resolve(import.meta.dirname, "../../runtime/cli/main.ts");
-let base: string;
+let base: TempRoot;
 let ws: string;
 let configFile: string;
 let env: NodeJS.ProcessEnv;
@@ -33,10 +33,10 @@ async function call(tool: string, args?: unknown): Promise<CallOutput> {
 }
 
 beforeAll(async () => {
-  base = await mkdtemp(join(tmpdir(), "skillgate-cli-flow-"));
-  ws = join(base, "ws");
-  env = { ...process.env, SKILLGATE_HOME: join(base, "home") };
-  configFile = join(base, "config.yaml");
+  base = tempRoot("skillgate-cli-flow-");
+  ws = base.path("ws");
+  env = isolateHome(base.dir, { create: false }).env;
+  configFile = base.path("config.yaml");
   await writeFile(
     configFile,
     [
@@ -59,7 +59,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await rm(base, { recursive: true, force: true });
+  base.cleanup();
 });
 
 describe("skillgate call drives a forced stage from ListSkill to Complete", () => {

@@ -1,12 +1,12 @@
 // ListSkill through a real workspace: ordering and cap, exact UCAgent text, list evidence, disabled and missing skill folder.
-import { mkdirSync, mkdtempSync, renameSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import type { SkillRecord } from "../../runtime/skills/types.js";
 import { selectSkills } from "../../runtime/tools/list-skill.js";
 import { callTool } from "../../runtime/tools/registry.js";
-import { type Fixture, GATE_SKILL, makeFixture, removeTree } from "./helpers.js";
+import { tempRoot } from "../support/workspace.js";
+import { type Fixture, GATE_SKILL, makeFixture } from "./helpers.js";
 
 let fixture: Fixture | undefined;
 afterEach(() => {
@@ -166,7 +166,8 @@ describe("ListSkill with the skill folder missing", () => {
   });
 
   it("reports a skill folder without any valid skill", async () => {
-    const pack = mkdtempSync(join(tmpdir(), "skillgate-badpack-"));
+    const temp = tempRoot("skillgate-badpack-");
+    const pack = temp.dir;
     try {
       mkdirSync(join(pack, "broken"));
       writeFileSync(join(pack, "broken", "SKILL.md"), "no frontmatter here\n");
@@ -180,7 +181,7 @@ describe("ListSkill with the skill folder missing", () => {
       expect(result.text).toContain("run `skillgate init .` in the workspace folder to copy the pack");
       expect(result.text).not.toContain(session.paths.root);
     } finally {
-      removeTree(pack);
+      temp.cleanup();
     }
   });
 });

@@ -1,11 +1,11 @@
 // RunSkillScript through callTool with real parallel calls: exec.max_parallel_runs bounds the runs alive at once.
-import { mkdirSync, mkdtempSync, readdirSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { stringify } from "yaml";
 import { callTool } from "../../runtime/tools/registry.js";
-import { type Fixture, fixtureConfig, makeFixture, removeTree } from "./helpers.js";
+import { removeTree, tempRoot } from "../support/workspace.js";
+import { type Fixture, fixtureConfig, makeFixture } from "./helpers.js";
 
 const SKILL = "queue/slots";
 /**
@@ -40,7 +40,7 @@ afterEach(() => {
 });
 
 async function sessionWith(maxParallelRuns: number) {
-  pack = mkdtempSync(join(tmpdir(), "skillgate-queue-pack-"));
+  pack = tempRoot("skillgate-queue-pack-").dir;
   const skill = join(pack, "queue", "slots");
   mkdirSync(join(skill, "scripts"), { recursive: true });
   writeFileSync(
