@@ -1,14 +1,15 @@
 // The skill flags parsed once by commander: last of --use-skill/--no-use-skill wins, conflicts and paths checked in order.
-import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Command } from "commander";
 import { afterAll, describe, expect, it } from "vitest";
 import { addSessionOptions, sessionOptionsFrom, skillFlagsOf } from "../../runtime/cli/session-options.js";
 import { SkillgateError } from "../../runtime/errors.js";
+import { tempRoot } from "../support/workspace.js";
 
-const cwd = mkdtempSync(join(tmpdir(), "skillgate-cli-flags-"));
-afterAll(() => rmSync(cwd, { recursive: true, force: true }));
+const temp = tempRoot("skillgate-cli-flags-");
+const cwd = temp.dir;
+afterAll(temp.cleanup);
 const missing = join(cwd, "missing");
 
 function parsed(argv: string[]): Command {

@@ -1,12 +1,13 @@
-import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { skillFlagsFromArgv } from "../../runtime/config/index.js";
 import { SkillgateError } from "../../runtime/errors.js";
+import { tempRoot } from "../support/workspace.js";
 
-const cwd = mkdtempSync(join(tmpdir(), "skillgate-flags-"));
-afterAll(() => rmSync(cwd, { recursive: true, force: true }));
+const temp = tempRoot("skillgate-flags-");
+const cwd = temp.dir;
+afterAll(temp.cleanup);
 const existing = cwd; // a real folder
 const missing = join(cwd, "missing");
 
