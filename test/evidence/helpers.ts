@@ -1,9 +1,8 @@
 // Temp workspace + key home for ledger tests.
-import { mkdir, mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { mkdir } from "node:fs/promises";
 import { type WorkspacePaths, workspacePaths } from "../../runtime/contracts/index.js";
 import { EvidenceLedger } from "../../runtime/evidence/index.js";
+import { isolateHome, tempRoot } from "../support/workspace.js";
 
 export interface LedgerFixture {
   base: string;
@@ -15,15 +14,16 @@ export interface LedgerFixture {
 }
 
 export async function makeLedger(): Promise<LedgerFixture> {
-  const base = await mkdtemp(join(tmpdir(), "skillgate-ledger-"));
-  const home = join(base, "home");
-  const paths = workspacePaths(join(base, "ws"));
+  const temp = tempRoot("skillgate-ledger-");
+  const base = temp.dir;
+  const { home } = isolateHome(base, { create: false });
+  const paths = workspacePaths(temp.path("ws"));
   await mkdir(paths.skillgateDir, { recursive: true });
   return {
     base,
     home,
     paths,
     ledger: (checkpointEvery = 1) => new EvidenceLedger(paths, { home, checkpointEvery }),
-    cleanup: () => rm(base, { recursive: true, force: true }),
+    cleanup: async () => temp.cleanup(),
   };
 }
