@@ -1,10 +1,9 @@
 // Bench fixture: a generated pack with one skill holding the same tiny helper as .ts (tsx), .mjs (node) and .py, initialised as a real workspace.
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { stringify } from "yaml";
 import { type OpenedSession, openSession } from "../../runtime/tools/session.js";
-import { removeTree } from "../tools/helpers.js";
+import { isolateHome, tempRoot } from "../support/workspace.js";
 
 export const BENCH_SKILL = "bench/helpers";
 
@@ -50,8 +49,8 @@ function skillMd(name: string, description: string): string {
 
 /** Creates pack, config and home in a temp dir, sets SKILLGATE_HOME for this process; init runs on first open(). */
 export function makeBenchWorkspace(options: BenchWorkspaceOptions = {}): BenchWorkspace {
-  const dir = mkdtempSync(join(tmpdir(), "skillgate-bench-"));
-  const home = join(dir, "home");
+  const temp = tempRoot("skillgate-bench-");
+  const dir = temp.dir;
   const ws = join(dir, "ws");
   const pack = join(dir, "pack");
   const skill = join(pack, "bench", "helpers");
@@ -98,8 +97,7 @@ export function makeBenchWorkspace(options: BenchWorkspaceOptions = {}): BenchWo
       ],
     }),
   );
-  process.env.SKILLGATE_HOME = home;
-  const env = { ...process.env, SKILLGATE_HOME: home, NO_COLOR: "1" };
+  const { home, env } = isolateHome(dir, { setProcess: true, create: false, extraEnv: { NO_COLOR: "1" } });
   return {
     dir,
     ws,
@@ -109,6 +107,6 @@ export function makeBenchWorkspace(options: BenchWorkspaceOptions = {}): BenchWo
     env,
     scriptPath: (name) => join(ws, ".ucagent", "skills", "bench", "helpers", "scripts", name),
     open: () => openSession({ workspace: ws, configFile, env }),
-    cleanup: () => removeTree(dir),
+    cleanup: temp.cleanup,
   };
 }
