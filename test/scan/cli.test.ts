@@ -1,9 +1,9 @@
 // `skillgate scan` through the real CLI process: exact output for the fixture skills, JSON mode, exit codes 0/1/2.
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { writeFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { execa } from "execa";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type TempRoot, tempRoot } from "../support/workspace.js";
 
 const ROOT = resolve(import.meta.dirname, "..", "..");
 const TSX = join(ROOT, "node_modules", ".bin", "tsx");
@@ -11,13 +11,13 @@ const HOSTILE = "test/fixtures/scan/hostile-skill";
 const BENIGN = "test/fixtures/scan/benign-skill";
 const ADVISORY = "The scan is advisory below critical and never a substitute for the sandbox.";
 
+let temp: TempRoot;
 let home: string;
-beforeAll(async () => {
-  home = await mkdtemp(join(tmpdir(), "skillgate-scan-cli-"));
+beforeAll(() => {
+  temp = tempRoot("skillgate-scan-cli-");
+  home = temp.dir;
 });
-afterAll(async () => {
-  await rm(home, { recursive: true, force: true });
-});
+afterAll(() => temp.cleanup());
 
 function skillgate(...args: string[]) {
   return execa(TSX, [join(ROOT, "runtime", "cli", "main.ts"), ...args], {
