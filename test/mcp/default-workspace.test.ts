@@ -1,9 +1,9 @@
 // `skillgate serve` without --workspace (what `npm start` runs): default workspace seeded with the example target, default workflow.
-import { existsSync, mkdtempSync, readFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { REPO_ROOT, removeTree } from "../tools/helpers.js";
+import { removeTree, tempRoot } from "../support/workspace.js";
+import { REPO_ROOT } from "../tools/helpers.js";
 import { call, connectStdio, type StdioConnection } from "./helpers.js";
 
 let home: string | undefined;
@@ -18,7 +18,7 @@ afterEach(async () => {
 
 describe("skillgate serve with no --workspace", () => {
   it("builds ~/.skillgate/workspaces/default from the example target and serves the default workflow", async () => {
-    home = mkdtempSync(join(tmpdir(), "skillgate-home-"));
+    home = tempRoot("skillgate-home-").dir;
     connection = await connectStdio([], { ...process.env, SKILLGATE_HOME: home, NO_COLOR: "1" });
     const ws = join(home, "workspaces", "default");
     expect(readFileSync(join(ws, "dut", "inventory.py"), "utf8")).toBe(
