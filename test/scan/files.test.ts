@@ -1,6 +1,5 @@
 // The file layer on real files: languages by extension and shebang, skips with info findings, walk rules, limits, errors.
-import { mkdir, mkdtemp, rm, symlink, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { mkdir, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { SkillgateError } from "../../runtime/errors.js";
@@ -13,6 +12,7 @@ import {
   scanFiles,
   scanSkill,
 } from "../../runtime/scan/index.js";
+import { removeTree, tempRoot } from "../support/workspace.js";
 
 const FIXTURES = join("test", "fixtures", "scan");
 const HOSTILE = join(FIXTURES, "hostile-skill");
@@ -26,10 +26,10 @@ function brief(findings: Finding[]): string[] {
 
 let dir: string;
 beforeEach(async () => {
-  dir = await mkdtemp(join(tmpdir(), "skillgate-scan-"));
+  dir = tempRoot("skillgate-scan-").dir;
 });
 afterEach(async () => {
-  await rm(dir, { recursive: true, force: true });
+  removeTree(dir);
 });
 
 async function put(relative: string, content: string | Buffer): Promise<string> {

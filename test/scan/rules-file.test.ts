@@ -1,10 +1,10 @@
 // Rules-file validation: every problem reported with its key path and rule id; loadRules errors name the file and the fix.
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SkillgateError } from "../../runtime/errors.js";
 import { defaultRulesFile, loadRules, parseRules, scanText } from "../../runtime/scan/index.js";
+import { removeTree, tempRoot } from "../support/workspace.js";
 
 const ok = "{id: py.a, pattern: x, languages: [python], severity: low, message: m}";
 const withRules = (...rules: string[]): string =>
@@ -126,10 +126,10 @@ describe("parseRules", () => {
 describe("loadRules", () => {
   let dir: string;
   beforeAll(async () => {
-    dir = await mkdtemp(join(tmpdir(), "skillgate-scan-rules-"));
+    dir = tempRoot("skillgate-scan-rules-").dir;
   });
   afterAll(async () => {
-    await rm(dir, { recursive: true, force: true });
+    removeTree(dir);
   });
 
   it("loads the bundled rules.yaml from beside the module", async () => {

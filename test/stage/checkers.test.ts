@@ -1,18 +1,18 @@
 // The built-in checker kinds on real files and real processes, with the exact messages the agent sees.
 import { execFileSync } from "node:child_process";
-import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../../runtime/config/index.js";
 import type { CheckerConfig } from "../../runtime/config/schema.js";
 import { type CheckerContext, checkerArgProblems, runChecker } from "../../runtime/stage/index.js";
+import { removeTree, tempRoot } from "../support/workspace.js";
 
 let root: string;
 let ctx: CheckerContext;
 
 beforeAll(async () => {
-  root = await mkdtemp(join(tmpdir(), "skillgate-checkers-"));
+  root = tempRoot("skillgate-checkers-").dir;
   await mkdir(join(root, "out", "empty-dir"), { recursive: true });
   ctx = { workspace: root, runtime: { workspace: root, OUT: join(root, "out"), DUT: join(root, "dut") } };
   const files: Record<string, string> = {
@@ -54,7 +54,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await rm(root, { recursive: true, force: true });
+  removeTree(root);
 });
 
 const COVER = { path: "{OUT}/bugs.md", id_pattern: "^## (BUG-\\d+):", field: "Bug" };

@@ -1,12 +1,12 @@
 // validateWorkflow: strict force_use_skill, checker args, skill_list normalisation and existence (parses, not just a folder).
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../../runtime/config/index.js";
 import { scanSkillRoot } from "../../runtime/skills/index.js";
 import type { CatalogSnapshot } from "../../runtime/skills/types.js";
 import { validateWorkflow } from "../../runtime/stage/index.js";
+import { removeTree, tempRoot } from "../support/workspace.js";
 import { FIXTURE_SKILLS } from "./helpers.js";
 
 let catalog: CatalogSnapshot;
@@ -231,10 +231,10 @@ describe("validateWorkflow", () => {
 describe("loadConfig agrees: force_use_skill must be a real boolean", () => {
   let dir: string;
   beforeAll(async () => {
-    dir = await mkdtemp(join(tmpdir(), "skillgate-wf-"));
+    dir = tempRoot("skillgate-wf-").dir;
   });
   afterAll(async () => {
-    await rm(dir, { recursive: true, force: true });
+    removeTree(dir);
   });
 
   it("rejects a quoted 'false' with the stage's key path and file line", async () => {
