@@ -4,10 +4,11 @@
 // new head, then the checkpoint is written. A crash between the append and the mark leaves the ledger *ahead* of the
 // mark, which is accepted (and the mark catches up); only a ledger *behind* the mark, or one whose record at the
 // mark's seq has another hash, is an older copy put back.
-import { chmod, mkdir, readFile } from "node:fs/promises";
+import { chmod, mkdir } from "node:fs/promises";
 import { dirname } from "node:path";
 import { SkillgateError } from "../errors.js";
 import { writeFileAtomic } from "../workspace/index.js";
+import { readHomeFile } from "./identity.js";
 
 export interface HeadMark {
   version: 1;
@@ -69,18 +70,8 @@ export function rollbackError(
 
 /** The mark, or null when there is none (first run after an upgrade, or the home was reset). */
 export async function readHeadMark(file: string): Promise<HeadMark | null> {
-  let text: string;
-  try {
-    text = await readFile(file, "utf8");
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === "ENOENT") return null;
-    throw new SkillgateError(
-      code === "EACCES" || code === "EPERM" ? "PERMISSION_DENIED" : "FILE_IO_FAILED",
-      `cannot read the ledger head ${file} (${code}); check its owner and mode, or point SKILLGATE_HOME at your own skillgate home.`,
-      { file },
-    );
-  }
+  const text = await readHomeFile(file, "the ledger head");
+  if (text === null) return null;
   try {
     const parsed = JSON.parse(text) as HeadMark;
     if (

@@ -18,20 +18,25 @@ export function newInitId(): string {
   return randomBytes(16).toString("hex");
 }
 
-/** The identity, or null when this home has none for the workspace. */
-export async function readIdentity(file: string): Promise<WorkspaceIdentity | null> {
-  let text: string;
+/** A file of the skillgate home (`what` names it in the error), or null when there is none. */
+export async function readHomeFile(file: string, what: string): Promise<string | null> {
   try {
-    text = await readFile(file, "utf8");
+    return await readFile(file, "utf8");
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === "ENOENT") return null;
     throw new SkillgateError(
       code === "EACCES" || code === "EPERM" ? "PERMISSION_DENIED" : "FILE_IO_FAILED",
-      `cannot read the workspace identity ${file} (${code}); check its owner and mode, or point SKILLGATE_HOME at your own skillgate home.`,
+      `cannot read ${what} ${file} (${code}); check its owner and mode, or point SKILLGATE_HOME at your own skillgate home.`,
       { file },
     );
   }
+}
+
+/** The identity, or null when this home has none for the workspace. */
+export async function readIdentity(file: string): Promise<WorkspaceIdentity | null> {
+  const text = await readHomeFile(file, "the workspace identity");
+  if (text === null) return null;
   try {
     const parsed = JSON.parse(text) as WorkspaceIdentity;
     if (parsed.version === 1 && typeof parsed.initId === "string" && typeof parsed.workspace === "string")
