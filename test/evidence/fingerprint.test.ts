@@ -47,7 +47,7 @@ describe("stage outputs that are not regular files", () => {
     },
     {
       name: "a symlink to a FIFO inside the workspace",
-      plant: (file: string, dir: string, ws: string) => {
+      plant: (file: string, _dir: string, ws: string) => {
         execFileSync("mkfifo", [join(ws, "pipe")]);
         symlinkSync("../pipe", file);
       },

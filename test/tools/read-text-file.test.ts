@@ -71,7 +71,6 @@ describe("ReadTextFile reads", () => {
   });
 
   it("refuses bad paths and contents with exact messages", async () => {
-    const root = session.paths.root;
     const cases: [Record<string, unknown>, string, string][] = [
       [
         { path: "/etc/passwd" },
