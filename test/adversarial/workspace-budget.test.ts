@@ -19,16 +19,18 @@ while True:
     open(os.path.join(d, "f%d" % i), "w").close()
     i += 1
 `;
-/** 1 MiB files in a loop, forever. */
+/**
+ * One file growing by 1 MiB a write, forever. One file, so only the byte budget can stop it: with a file per MiB a
+ * fast disk wrote past the file budget too between two checks, and the file budget is the one reported first.
+ */
 const FILL_PY = `import os, sys
 d = sys.argv[1]
 os.makedirs(d, exist_ok=True)
-i = 0
 block = b"x" * (1 << 20)
-while True:
-    with open(os.path.join(d, "big%d" % i), "wb") as f:
+with open(os.path.join(d, "big"), "wb") as f:
+    while True:
         f.write(block)
-    i += 1
+        f.flush()
 `;
 /** N files per round (removed again at the end of each round when asked), then a clean exit. */
 const BURST_PY = `import os, sys
