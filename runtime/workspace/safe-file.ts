@@ -2,6 +2,7 @@
 import { createHash } from "node:crypto";
 import { readdir } from "node:fs/promises";
 import { SkillgateError } from "../errors.js";
+import { nodeWalkFs, type VisitResult, type WalkEntry, type WalkFs, walkTree } from "../walk/index.js";
 import {
   at,
   closeAll,
@@ -14,6 +15,9 @@ import {
   reopenForRead,
   resolveLexical,
 } from "./safe-path.js";
+
+/** Names only: each entry is opened by descriptor anyway, which gives its kind. */
+const NAMES_ONLY: WalkFs = { ...nodeWalkFs, readdir: (path) => readdir(path) };
 
 /** Default cap of one read: files larger than this are refused before any byte is read. */
 export const SAFE_READ_MAX_BYTES = 10 * 1024 * 1024;
@@ -225,27 +229,19 @@ export async function listWorkspaceDir(
   const top = await openVerified(realRoot, lexical, shown, { directory: true });
   const entries: SafeListEntry[] = [];
   let truncated = false;
-  const walk = async (dir: PathHandle, prefix: string, depth: number): Promise<void> => {
-    const names = (await readdir(at(dir))).sort();
-    for (const name of names) {
-      if (entries.length >= maxEntries) {
-        truncated = true;
-        return;
-      }
-      const child = await openVerified(realRoot, at(dir, name), `${shown}/${prefix}${name}`, {
-        follow: false,
-      }).catch(() => null);
-      if (!child) continue; // vanished between readdir and open
-      try {
-        entries.push({ path: `${prefix}${name}`, kind: kindOf(child.stats), size: child.stats.size });
-        if (child.stats.isDirectory() && depth < maxDepth) await walk(child, `${prefix}${name}/`, depth + 1);
-      } finally {
-        await closeAll(child);
-      }
-    }
+  // Sub-folders are listed by descriptor (at(child)): a folder swapped for a symlink after the listing is not followed.
+  const visit = async (entry: WalkEntry): Promise<VisitResult> => {
+    const child = await openVerified(realRoot, entry.path, `${shown}/${entry.rel}`, { follow: false }).catch(
+      () => null,
+    );
+    if (!child) return false; // vanished between readdir and open
+    entries.push({ path: entry.rel, kind: kindOf(child.stats), size: child.stats.size });
+    if (child.stats.isDirectory()) return { into: at(child), after: () => closeAll(child) };
+    await closeAll(child);
+    return false;
   };
   try {
-    await walk(top, "", 1);
+    ({ truncated } = await walkTree(at(top), { fs: NAMES_ONLY, maxDepth: maxDepth - 1, maxEntries }, visit));
   } catch (error) {
     throw ioError(error, "list", shown);
   } finally {
