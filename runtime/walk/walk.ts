@@ -63,7 +63,8 @@ export interface WalkResult {
   truncated: boolean;
 }
 
-export type Visitor = (entry: WalkEntry) => VisitResult | undefined | Promise<VisitResult | undefined>;
+// biome-ignore lint/suspicious/noConfusingVoidType: a visit with no return statement enters folders.
+export type Visitor = (entry: WalkEntry) => VisitResult | void | Promise<VisitResult | void>;
 
 const byCodeUnit = undefined;
 
@@ -161,8 +162,8 @@ export async function walkTree(
   const enter = (entry: WalkEntry, then: (into: string) => void | Promise<void>): void | Promise<void> => {
     const outcome = visit(entry);
     return outcome instanceof Promise
-      ? outcome.then((settled) => finish(entry, settled, then))
-      : finish(entry, outcome, then);
+      ? outcome.then((settled) => finish(entry, settled ?? undefined, then))
+      : finish(entry, outcome ?? undefined, then);
   };
 
   if (options.order === "breadth-first") {

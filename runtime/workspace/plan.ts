@@ -1,8 +1,9 @@
 // Decides what init copies: skill folders of the pack and extra paths (under ext/), filtered by enable/disable.
 import { existsSync } from "node:fs";
-import { lstat, readdir } from "node:fs/promises";
+import { lstat } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import { SkillgateError } from "../errors.js";
+import { walkTree } from "../walk/index.js";
 
 export interface PlannedFile {
   /** Destination relative to <ws>/.ucagent/skills, "/" separated. */
@@ -40,29 +41,25 @@ interface TreeListing {
 
 async function listTree(root: string, warnings: string[]): Promise<TreeListing> {
   const listing: TreeListing = { skillDirs: [], files: [] };
-  const visit = async (rel: string, depth: number): Promise<void> => {
-    if (depth > MAX_DEPTH) {
-      warnings.push(`${join(root, rel)}: deeper than ${MAX_DEPTH} levels, not copied`);
-      return;
-    }
-    const entries = await readdir(join(root, rel), { withFileTypes: true });
-    entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-    for (const entry of entries) {
-      if (SKIPPED_NAMES.has(entry.name) || entry.name.endsWith(".pyc")) continue;
-      const childRel = rel ? `${rel}/${entry.name}` : entry.name;
-      if (entry.isSymbolicLink()) {
+  await walkTree(
+    root,
+    {
+      maxDepth: MAX_DEPTH,
+      skip: (entry) => SKIPPED_NAMES.has(entry.name) || entry.name.endsWith(".pyc"),
+      onDepthLimit: (entry) =>
+        void warnings.push(`${join(root, entry.rel)}: deeper than ${MAX_DEPTH} levels, not copied`),
+    },
+    (entry) => {
+      if (entry.kind === "symlink") {
         warnings.push(
-          `${join(root, childRel)}: symbolic link not copied (copy the real file into the skill)`,
+          `${join(root, entry.rel)}: symbolic link not copied (copy the real file into the skill)`,
         );
-      } else if (entry.isDirectory()) {
-        await visit(childRel, depth + 1);
-      } else if (entry.isFile()) {
-        listing.files.push(childRel);
-        if (entry.name === "SKILL.md") listing.skillDirs.push(rel);
+      } else if (entry.kind === "file") {
+        listing.files.push(entry.rel);
+        if (entry.name === "SKILL.md") listing.skillDirs.push(entry.depth === 1 ? "" : dirname(entry.rel));
       }
-    }
-  };
-  await visit("", 0);
+    },
+  );
   return listing;
 }
 
