@@ -1,11 +1,11 @@
 // File mechanics of init: read-only modes, synced copies that skip unchanged files, pruning what left the source.
-import { randomBytes } from "node:crypto";
-import { chmod, copyFile, lstat, mkdir, readdir, realpath, rename, rm, stat, unlink } from "node:fs/promises";
+import { chmod, lstat, mkdir, readdir, readFile, realpath, rm, stat } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { SkillgateError } from "../errors.js";
-import { sha256File } from "./hash.js";
+import { sha256Bytes, sha256File } from "./hash.js";
 import type { ManifestEntry } from "./manifest.js";
 import type { PlannedFile } from "./plan.js";
+import { writeFileAtomic } from "./safe-write.js";
 
 export const READ_ONLY_FILE = 0o444;
 export const READ_ONLY_EXECUTABLE = 0o555;
@@ -69,19 +69,10 @@ export async function syncFile(
     if ((targetInfo.mode & 0o777) !== mode) await chmod(target, mode);
     return { entry: { sha256: sourceHash, size: targetInfo.size, source: file.source }, written: false };
   }
-  // Rename over the old copy so a script running from it never sees a half-written file.
-  const temp = join(dirname(target), `.${randomBytes(6).toString("hex")}.skillgate-copy`);
-  try {
-    await copyFile(file.source, temp);
-    await chmod(temp, mode);
-    const writtenHash = await sha256File(temp);
-    const size = (await stat(temp)).size;
-    await rename(temp, target);
-    return { entry: { sha256: writtenHash, size, source: file.source }, written: true };
-  } catch (error) {
-    await unlink(temp).catch(() => undefined);
-    throw error;
-  }
+  // Replaced atomically, so a script running from the old copy never sees a half-written file.
+  const bytes = await readFile(file.source);
+  await writeFileAtomic(target, bytes, { mode, sync: false });
+  return { entry: { sha256: sha256Bytes(bytes), size: bytes.length, source: file.source }, written: true };
 }
 
 /** Deletes files and folders of the copy that are not planned; returns the number of files removed. */

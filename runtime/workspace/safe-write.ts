@@ -64,9 +64,12 @@ export async function writeWorkspaceFile(
       mode,
     );
     tempCreated = true;
+    const sync = options.sync ?? true;
     try {
       await handle.writeFile(bytes);
-      await handle.sync();
+      // The umask must not loosen or tighten a mode skillgate sets on purpose (0600 keys, 0444 copies).
+      if (options.forceMode) await handle.chmod(mode);
+      if (sync) await handle.sync();
     } finally {
       await handle.close();
     }
@@ -78,7 +81,7 @@ export async function writeWorkspaceFile(
       await unlink(at(parent.dir, temp));
     }
     tempCreated = false;
-    await syncDir(parent.dir);
+    if (sync) await syncDir(parent.dir);
     return { path: parent.rel, size: bytes.length, created: existing === null };
   } catch (error) {
     if (tempCreated) await unlink(at(parent.dir, temp)).catch(() => undefined);
@@ -96,13 +99,14 @@ export async function writeWorkspaceFile(
 export async function writeFileAtomic(
   path: string,
   data: string | Uint8Array,
-  options: { mode?: number } = {},
+  options: Pick<SafeWriteOptions, "mode" | "sync" | "overwrite"> = {},
 ): Promise<void> {
   const file = resolve(path);
   const base = await realpath(dirname(file)).catch((error: unknown) => {
     throw ioError(error, "write", file);
   });
   await writeWorkspaceFile(base, basename(file), data, {
+    ...options,
     policy: TRUSTED_BASE,
     mode: options.mode ?? 0o644,
     forceMode: true,

@@ -38,6 +38,11 @@ export interface SafeWriteOptions {
   /** Give a replaced file `mode` too (skillgate's own state files, e.g. 0o600 keys). */
   forceMode?: boolean;
   maxBytes?: number;
+  /**
+   * fsync the file and its folder (default true). Only init's pack copies turn it off: their hashes in the
+   * (synced) manifest catch a torn copy, and a sync per file would cost init ~5 ms for each of thousands of files.
+   */
+  sync?: boolean;
   /** How the path appears in messages (default: `path` as given). */
   label?: string;
 }
