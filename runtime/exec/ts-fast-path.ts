@@ -1,12 +1,13 @@
 // Fast path behind the `tsx` runner mapping: esbuild-compile a self-contained .ts helper once, cache it by content hash, run it with node.
 import { createHash } from "node:crypto";
 import { constants } from "node:fs";
-import { access, mkdir, open, rename, writeFile } from "node:fs/promises";
+import { access, mkdir, open } from "node:fs/promises";
 import { builtinModules, createRequire } from "node:module";
 import { basename, dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
 import type * as esbuild from "esbuild";
 import { SkillgateError } from "../errors.js";
+import { writeFileAtomic } from "../workspace/index.js";
 import type { RunRequest } from "./types.js";
 
 // esbuild's API loads only on a cache miss; a cache hit needs only its version (part of the key).
@@ -35,12 +36,6 @@ export function isTsxRunner(runner: string): boolean {
 
 function isBuiltinImport(path: string): boolean {
   return path.startsWith("node:") || BUILTINS.has(path);
-}
-
-async function writeAtomically(file: string, text: string): Promise<void> {
-  const temp = `${file}.${process.pid}.${Date.now()}.tmp`;
-  await writeFile(temp, text, { mode: 0o444 });
-  await rename(temp, file);
 }
 
 /** Largest helper the fast path compiles; bigger ones are refused as a tool result. */
@@ -185,11 +180,12 @@ export async function compileTsHelper(scriptPath: string, cacheDir: string): Pro
   if (!selfContained || code === undefined) return null;
 
   await mkdir(cacheDir, { recursive: true });
-  await writeAtomically(body, code);
+  await writeFileAtomic(body, code, { mode: 0o444 });
   // Source maps must be on before the body loads, or stack traces would point into the cache.
-  await writeAtomically(
+  await writeFileAtomic(
     entry,
     `process.setSourceMapsEnabled(true);\nawait import(${JSON.stringify(pathToFileURL(body).href)});\n`,
+    { mode: 0o444 },
   );
   return { entry, compiled: true };
 }
