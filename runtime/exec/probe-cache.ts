@@ -1,8 +1,8 @@
 // Keeps a passed bwrap probe on disk, keyed by bwrap's identity, so one-shot processes skip the two probe spawns.
-import { randomBytes } from "node:crypto";
-import { mkdir, open, rename, stat } from "node:fs/promises";
+import { mkdir, open, stat } from "node:fs/promises";
 import { release } from "node:os";
 import { join } from "node:path";
+import { writeFileAtomic } from "../workspace/index.js";
 
 const CACHE_FORMAT = 1;
 
@@ -53,14 +53,7 @@ export async function rememberProbePassed(bwrap: string, file: string): Promise<
   if (identity === null) return;
   try {
     await mkdir(join(file, ".."), { recursive: true, mode: 0o700 });
-    const temp = `${file}.${randomBytes(6).toString("hex")}.tmp`;
-    const handle = await open(temp, "wx", 0o600);
-    try {
-      await handle.writeFile(`${identity}\n`);
-    } finally {
-      await handle.close();
-    }
-    await rename(temp, file);
+    await writeFileAtomic(file, `${identity}\n`, { mode: 0o600 });
   } catch {
     // no disk cache this time
   }
