@@ -1,9 +1,10 @@
 // The master secret (32 random bytes at <home>/ledger.key, 0600) and the per-workspace, per-init Ed25519 keys derived from it.
 import { createHmac, randomBytes } from "node:crypto";
-import { chmod, link, mkdir, readFile, unlink, writeFile } from "node:fs/promises";
+import { mkdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { skillgateHome } from "../config/index.js";
 import { SkillgateError } from "../errors.js";
+import { writeFileAtomic } from "../workspace/index.js";
 import { hmacHex } from "./canonical.js";
 import { type LedgerSigner, signerFromSeed } from "./signer.js";
 
@@ -12,24 +13,20 @@ export function ledgerKeyFile(home: string = skillgateHome()): string {
 }
 
 /**
- * Reads the master key, creating it on first use. Creation goes through a temp file and `link`, which fails when
- * another process won the race, so two processes never end up signing with different keys.
+ * Reads the master key, creating it on first use. Creation never replaces a key (the one writer's `overwrite: false`
+ * links its temp file into place), so two processes racing never end up signing with different keys.
  */
 export async function loadMasterKey(home: string = skillgateHome()): Promise<Buffer> {
   const file = ledgerKeyFile(home);
   const existing = await readKey(file);
   if (existing) return existing;
   await mkdir(home, { recursive: true, mode: 0o700 });
-  const temp = `${file}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`;
-  await writeFile(temp, `${randomBytes(32).toString("hex")}\n`, { mode: 0o600 });
-  await chmod(temp, 0o600);
-  try {
-    await link(temp, file);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
-  } finally {
-    await unlink(temp).catch(() => undefined);
-  }
+  await writeFileAtomic(file, `${randomBytes(32).toString("hex")}\n`, {
+    mode: 0o600,
+    overwrite: false,
+  }).catch((error: unknown) => {
+    if (!(error instanceof SkillgateError && error.code === "FILE_EXISTS")) throw error;
+  });
   const created = await readKey(file);
   if (!created) {
     throw new SkillgateError(
