@@ -1,6 +1,7 @@
 // Host-state probes shared by the exec and adversarial suites: file digests and the processes of a run.
 import { createHash } from "node:crypto";
 import { readdirSync, readFileSync } from "node:fs";
+import { sharedPreparedPool } from "../../runtime/exec/prepared/pool.js";
 
 /** sha256 of a file's bytes, or "missing" when it cannot be read. */
 export function sha256(path: string): string {
@@ -33,10 +34,16 @@ export function processesWithMarker(marker: string): number[] {
 /** Waits (bounded, polling) until no process carries `marker` in its argv or environment; returns the survivors. */
 export async function survivors(marker: string, waitMs = 3_000): Promise<number[]> {
   const deadline = Date.now() + waitMs;
-  let found = processesWithMarker(marker);
+  // A sandbox prepared for the next run carries the workspace path too, but no skill code has run in it (it waits
+  // before exec; test/exec/prepared-*.test.ts): only those exact pids are left out, nothing that ever ran a script.
+  const alive = (): number[] => {
+    const held = new Set(sharedPreparedPool()?.idlePids() ?? []);
+    return processesWithMarker(marker).filter((pid) => !held.has(pid));
+  };
+  let found = alive();
   while (found.length > 0 && Date.now() < deadline) {
     await new Promise((resolve) => setTimeout(resolve, 50));
-    found = processesWithMarker(marker);
+    found = alive();
   }
   return found;
 }

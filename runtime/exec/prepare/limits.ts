@@ -14,13 +14,18 @@ export function runCgroup(
   bwrap: boolean,
   platform: NodeJS.Platform,
   cgroupRoot: string | undefined,
+  /** A cgroup made earlier by this function for the same limits (a prepared sandbox's): used instead of a new one. */
+  existing?: PidsCgroup,
 ): { cgroup: PidsCgroup | null; warnings: string[] } {
-  const made = createPidsCgroup(
-    runId,
-    limits.maxProcesses + (bwrap ? 2 : 0),
-    cgroupRoot,
-    limits.memoryBytes + MEMORY_SLACK_BYTES,
-  );
+  const made =
+    existing === undefined
+      ? createPidsCgroup(
+          runId,
+          limits.maxProcesses + (bwrap ? 2 : 0),
+          cgroupRoot,
+          limits.memoryBytes + MEMORY_SLACK_BYTES,
+        )
+      : { cgroup: existing };
   const cgroup = "cgroup" in made ? made.cgroup : null;
   const warnings: string[] = [];
   if ("reason" in made && process.getuid?.() === 0) {

@@ -34,6 +34,8 @@ export async function prepareRun(
   plan: ExecPlan,
   hostEnv: NodeJS.ProcessEnv,
   cgroupRoot: string | undefined,
+  /** The cgroup of a prepared sandbox this run may use (exec/prepared): made for the same limits, so not made again. */
+  existingCgroup?: PidsCgroup,
 ): Promise<{ prepared: Prepared } | { stopped: Stopped }> {
   const { req, sandbox, platform } = plan;
   const bwrap = sandbox.kind === "bwrap";
@@ -42,7 +44,7 @@ export async function prepareRun(
   const scratch = await prepareScratch(req, bwrap);
   const env = { ...plan.env, HOME: scratch.home, TMPDIR: scratch.tmp };
   const limits = req.limits;
-  const made = runCgroup(plan.runId, limits, bwrap, platform, cgroupRoot);
+  const made = runCgroup(plan.runId, limits, bwrap, platform, cgroupRoot, existingCgroup);
   const cgroup = made.cgroup;
   warnings.push(...made.warnings);
   const stop = async (outcome: Stopped["outcome"]): Promise<{ stopped: Stopped }> => {

@@ -18,6 +18,21 @@ export async function handshake(
   cgroup: PidsCgroup | null,
   userNet: UserNetRequest | undefined,
 ): Promise<UserNet | null> {
+  const held = await holdSandbox(child, cgroup);
+  const net = userNet ? await startUserNet(userNet.slirp4netns, held.innerPid, userNet.asRoot) : null;
+  held.go();
+  return net;
+}
+
+export interface HeldSandbox {
+  /** bwrap's sandbox child (pid 1 of the sandbox), already in the cgroup. */
+  innerPid: number;
+  /** Lets bwrap exec the command (once). */
+  go(): void;
+}
+
+/** The hand-shake up to the point where bwrap waits on its block fd: both pids are in the cgroup, nothing of the command ran. */
+export async function holdSandbox(child: ChildProcess, cgroup: PidsCgroup | null): Promise<HeldSandbox> {
   const pid = child.pid as number;
   // A cgroup move waits for an RCU grace period (~10 ms on cgroup v1, longer under load). Started now, off the
   // main thread, that wait overlaps bwrap building the sandbox; the hand-shake still makes sure of both pids.
@@ -50,8 +65,11 @@ export async function handshake(
   if (!(await outerMoved)) cgroup?.add(pid);
   if (typeof innerPid !== "number") throw new Error(`bwrap reported no child pid: ${text}`);
   cgroup?.add(innerPid);
-  const net = userNet ? await startUserNet(userNet.slirp4netns, innerPid, userNet.asRoot) : null;
-  block.end("go");
-  info.destroy();
-  return net;
+  return {
+    innerPid,
+    go() {
+      block.end("go");
+      info.destroy();
+    },
+  };
 }

@@ -4,7 +4,7 @@ import type { PidsCgroup } from "../cgroup.js";
 import type { UserNet } from "../netns.js";
 import type { WorkspaceExcess } from "../outcome.js";
 import { sharedMemorySampler } from "../sampler.js";
-import { type Exit, spawnRun } from "../spawn/spawn.js";
+import { type Exit, type Spawned, spawnRun } from "../spawn/spawn.js";
 import type { RunLimits } from "../types.js";
 import { drain } from "./drain.js";
 import { handshake, type UserNetRequest } from "./handshake.js";
@@ -39,6 +39,8 @@ export interface SuperviseInput {
   /** A line a wrapper prints first on stderr (keyctl's "Joined session keyring: N"), removed from the output. */
   stderrPreamble?: RegExp;
   area?: AreaCheck;
+  /** A sandbox spawned ahead with this very argv and held before its command (exec/prepared): started, not spawned. */
+  held?: { spawned: Spawned; go(): void };
   pollIntervalMs: number;
   platform: NodeJS.Platform;
   now: () => number;
@@ -62,7 +64,7 @@ export async function supervise(input: SuperviseInput): Promise<Supervised> {
   const { cgroup, limits, platform } = input;
   const warnings: string[] = [];
   const started = input.now();
-  const { child, exited, bornInCgroup } = spawnRun(input);
+  const { child, exited, bornInCgroup } = input.held?.spawned ?? spawnRun(input);
   let limit: LimitOutcome | null = null;
   let workspaceExcess: WorkspaceExcess | undefined;
   const kill = (): void => killTree(child, cgroup, platform);
@@ -82,7 +84,8 @@ export async function supervise(input: SuperviseInput): Promise<Supervised> {
 
   let net: UserNet | null = null;
   let setupError: string | undefined;
-  if (child.pid !== undefined && input.handshake) {
+  if (input.held !== undefined) input.held.go();
+  else if (child.pid !== undefined && input.handshake) {
     try {
       net = await handshake(child, cgroup, input.userNet);
     } catch (error) {

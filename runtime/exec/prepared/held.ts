@@ -1,0 +1,167 @@
+// A sandbox prepared ahead of its run: bwrap spawned with the run's exact argv, held on its block fd, its pids already in the run's cgroup.
+import { randomUUID } from "node:crypto";
+import { statSync } from "node:fs";
+import type { Socket } from "node:net";
+import type { PidsCgroup } from "../cgroup.js";
+import { planRun } from "../plan/plan.js";
+import { type Prepared, prepareRun } from "../prepare/prepare.js";
+import { type Spawned, spawnRun } from "../spawn/spawn.js";
+import { holdSandbox } from "../supervise/handshake.js";
+import type { RunRequest } from "../types.js";
+
+export interface HeldSandbox {
+  runId: string;
+  argv: string[];
+  spawnEnv: Record<string, string>;
+  cwd: string;
+  fds: Buffer[];
+  /** The limits the cgroup was made for. */
+  maxProcesses: number;
+  memoryBytes: number;
+  /** dev:ino of every host path the argv binds, as they were when bwrap mounted them. */
+  sources: Map<string, string>;
+  cgroup: PidsCgroup;
+  spawned: Spawned;
+  /** Lets bwrap exec the command; the streams count for the event loop again. */
+  go(): void;
+  /** Kills the held sandbox and removes its cgroup (synchronous, so it also runs at process exit). */
+  discard(): void;
+}
+
+export interface HoldDeps {
+  platform: NodeJS.Platform;
+  hostEnv: NodeJS.ProcessEnv;
+  cgroupRoot?: string;
+}
+
+const BIND_FLAGS = new Set(["--bind", "--ro-bind", "--dev-bind", "--bind-try", "--ro-bind-try"]);
+
+/** Identity (device and inode) of every bind source in `argv`: a path replaced since would bind something else. */
+export function bindSources(argv: string[]): Map<string, string> {
+  const sources = new Map<string, string>();
+  argv.forEach((arg, index) => {
+    const source = argv[index + 1];
+    if (!BIND_FLAGS.has(arg) || source === undefined || sources.has(source)) return;
+    try {
+      const info = statSync(source);
+      sources.set(source, `${info.dev}:${info.ino}`);
+    } catch {
+      sources.set(source, "missing");
+    }
+  });
+  return sources;
+}
+
+function streams(spawned: Spawned): Socket[] {
+  return spawned.child.stdio.filter((stream): stream is Socket => stream !== null) as Socket[];
+}
+
+/**
+ * Prepares the sandbox a run of `req` would get now, under a fresh run id, and holds it before the command
+ * starts. Only runs with the cgroup hand-shake and no user-mode network are prepared; else null.
+ */
+export async function holdSandboxFor(req: RunRequest, deps: HoldDeps): Promise<HeldSandbox | null> {
+  const runId = `sg-${randomUUID()}`;
+  const planned = await planRun({ ...req, runId }, runId, deps.platform, deps.hostEnv);
+  if ("stopped" in planned) return null;
+  const ready = await prepareRun(planned.plan, deps.hostEnv, deps.cgroupRoot);
+  if ("stopped" in ready) return null;
+  const prepared: Prepared = ready.prepared;
+  const { cgroup, setup } = prepared;
+  const fds = setup?.fds ?? [];
+  const buffers = fds.filter((fd): fd is Buffer => typeof fd !== "number");
+  if (
+    cgroup === null ||
+    setup === null ||
+    !prepared.handshake ||
+    prepared.slirp !== null ||
+    buffers.length !== fds.length
+  ) {
+    setup?.release();
+    cgroup?.destroy();
+    await prepared.scratch.remove();
+    return null;
+  }
+  const sources = bindSources(prepared.argv);
+  const spawned = spawnRun({
+    argv: prepared.argv,
+    cwd: req.cwd,
+    env: prepared.spawnEnv,
+    cgroup,
+    handshake: true,
+    extraFds: buffers,
+  });
+  setup.release();
+  // Waiting costs the event loop nothing: a held sandbox never keeps the process alive.
+  spawned.child.unref();
+  for (const stream of streams(spawned)) stream.unref?.();
+  const discard = (): void => {
+    try {
+      process.kill(-(spawned.child.pid as number), "SIGKILL");
+    } catch {
+      // gone already
+    }
+    cgroup.destroy();
+  };
+  try {
+    const held = await holdSandbox(spawned.child, cgroup);
+    return {
+      runId,
+      argv: prepared.argv,
+      spawnEnv: prepared.spawnEnv,
+      cwd: req.cwd,
+      fds: buffers,
+      maxProcesses: req.limits.maxProcesses,
+      memoryBytes: req.limits.memoryBytes,
+      sources,
+      cgroup,
+      spawned,
+      go() {
+        spawned.child.ref();
+        for (const stream of streams(spawned)) stream.ref?.();
+        held.go();
+      },
+      discard,
+    };
+  } catch {
+    discard();
+    return null;
+  } finally {
+    await prepared.scratch.remove();
+  }
+}
+
+function sameStrings(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((value, index) => value === b[index]);
+}
+
+/**
+ * Why the held sandbox cannot serve the run prepared as `prepared` (null when it can): the run's own
+ * preparation must have produced exactly the same bwrap argv (mounts, masks, seccomp, uid, env, cwd, limits),
+ * the same descriptors, and every bound path must still be the same file or folder.
+ */
+export function mismatch(held: HeldSandbox, prepared: Prepared, req: RunRequest): string | null {
+  if (held.spawned.child.exitCode !== null || held.spawned.child.signalCode !== null) return "it exited";
+  if (!prepared.handshake || prepared.slirp !== null || prepared.setup === null)
+    return "the run needs another set-up";
+  if (prepared.cgroup !== held.cgroup) return "the run has another cgroup";
+  if (req.cwd !== held.cwd) return "another cwd";
+  if (req.limits.maxProcesses !== held.maxProcesses || req.limits.memoryBytes !== held.memoryBytes) {
+    return "other cgroup limits";
+  }
+  if (!sameStrings(prepared.argv, held.argv)) return "another sandbox argv";
+  const envA = Object.entries(prepared.spawnEnv).flat();
+  const envB = Object.entries(held.spawnEnv).flat();
+  if (!sameStrings(envA, envB)) return "another spawn environment";
+  const fds = prepared.setup.fds;
+  if (fds.length !== held.fds.length) return "other descriptors";
+  for (const [index, fd] of fds.entries()) {
+    const mine = held.fds[index] as Buffer;
+    if (typeof fd === "number" || !mine.equals(fd)) return "other descriptors";
+  }
+  const now = bindSources(prepared.argv);
+  for (const [path, identity] of held.sources) {
+    if (now.get(path) !== identity) return `${path} changed since it was bound`;
+  }
+  return null;
+}

@@ -1,0 +1,114 @@
+// The process's prepared sandboxes: after a repeated run, the next one's sandbox is made ahead; each serves at most one run.
+import type { RunRequest } from "../types.js";
+import { type HeldSandbox, type HoldDeps, holdSandboxFor } from "./held.js";
+
+export interface PreparedStats {
+  /** Sandboxes made ahead and held. */
+  prepared: number;
+  /** Runs served by a held sandbox. */
+  adopted: number;
+  /** Held sandboxes killed unused: the next run's plan differed, they died, or the pool closed. */
+  discarded: number;
+}
+
+/** What a run's plan looks like with its run id taken out: two runs with one key get the same sandbox. */
+export function planKey(argv: readonly string[], runId: string, req: RunRequest): string {
+  const masked = argv.map((arg) => arg.split(runId).join("\u0000run\u0000"));
+  return JSON.stringify([masked, req.cwd, req.limits.maxProcesses, req.limits.memoryBytes]);
+}
+
+export class PreparedPool {
+  readonly stats: PreparedStats = { prepared: 0, adopted: 0, discarded: 0 };
+  private waiting: Promise<HeldSandbox | null> | null = null;
+  /** Held and not yet handed to a run: what close() and process exit kill. */
+  private readonly idle = new Set<HeldSandbox>();
+  private lastKey: string | null = null;
+  private closed = false;
+  private readonly onExit = (): void => {
+    for (const held of this.idle) held.discard();
+    this.idle.clear();
+  };
+
+  constructor(private readonly hold: typeof holdSandboxFor = holdSandboxFor) {
+    process.on("exit", this.onExit);
+  }
+
+  /** The sandbox made for the next run (awaited if still being made), removed from the pool: nobody else gets it. */
+  async take(): Promise<HeldSandbox | null> {
+    const waiting = this.waiting;
+    this.waiting = null;
+    const held = waiting === null ? null : await waiting;
+    if (held !== null) this.idle.delete(held);
+    return held;
+  }
+
+  /** A held sandbox the run could not use: killed, never offered again. */
+  discard(held: HeldSandbox): void {
+    this.idle.delete(held);
+    this.stats.discarded++;
+    held.discard();
+  }
+
+  adopted(): void {
+    this.stats.adopted++;
+  }
+
+  /**
+   * Called after each run with its plan key (null: a run that cannot be prepared): when the run repeated the previous run's plan (or was served by a
+   * held sandbox), the sandbox of the next run with that plan is made now, in the background.
+   */
+  afterRun(key: string | null, served: boolean, req: RunRequest, deps: HoldDeps): void {
+    const repeated = key !== null && (served || key === this.lastKey);
+    this.lastKey = key;
+    if (!repeated || this.closed || this.waiting !== null) return;
+    this.waiting = new Promise<void>((resolve) => setImmediate(resolve))
+      .then(() => this.hold(req, deps))
+      .then(
+        (held) => {
+          if (held === null) return null;
+          if (this.closed) {
+            held.discard();
+            return null;
+          }
+          this.stats.prepared++;
+          this.idle.add(held);
+          return held;
+        },
+        () => null,
+      );
+  }
+
+  /** Resolves once no sandbox is being made (benchmarks wait for it so background work never overlaps a timing). */
+  async settled(): Promise<void> {
+    await this.waiting;
+  }
+
+  /** Host pids of the held sandboxes (bwrap and its sandbox child), none of which runs skill code yet. */
+  idlePids(): number[] {
+    return [...this.idle].flatMap((held) => held.cgroup.members());
+  }
+
+  /** Kills every held sandbox; with `reopen` the pool keeps working afterwards (tests), else it prepares no more. */
+  async close(reopen = false): Promise<void> {
+    this.closed = true;
+    await this.waiting?.catch(() => null);
+    this.waiting = null;
+    for (const held of this.idle) {
+      this.stats.discarded++;
+      held.discard();
+    }
+    this.idle.clear();
+    this.lastKey = null;
+    if (reopen) this.closed = false;
+    else process.off("exit", this.onExit);
+  }
+}
+
+let shared: PreparedPool | null = null;
+
+/** The process-wide pool, or null when SKILLGATE_PREPARED_SANDBOX=0 turns preparing off. */
+export function sharedPreparedPool(env: NodeJS.ProcessEnv = process.env): PreparedPool | null {
+  if (env.SKILLGATE_PREPARED_SANDBOX === "0") return null;
+  shared ??= new PreparedPool();
+  return shared;
+}

@@ -1,0 +1,94 @@
+// `skillgate serve` over stdio with the real MCP SDK client: the sandbox it prepared for the next run dies with the session.
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type Bed, makeBed } from "../adversarial/tool-bed.js";
+import { connectStdio, type StdioConnection } from "../mcp/helpers.js";
+import { processesWithMarker } from "../support/host-probes.js";
+
+const ROOT = process.getuid?.() === 0;
+const HELPER_PY = `import os\nprint("run", os.environ["SKILLGATE_RUN_ID"])\n`;
+
+const PIDS = "/sys/fs/cgroup/pids/skillgate";
+
+let bed: Bed;
+let conn: StdioConnection | null = null;
+
+/** bwrap processes of this workspace (the server's own argv names the workspace too, so it is left out). */
+function sandboxes(): number[] {
+  return processesWithMarker(bed.ws).filter((pid) => {
+    try {
+      const argv = readFileSync(`/proc/${pid}/cmdline`, "latin1").split("\0");
+      const state = readFileSync(`/proc/${pid}/status`, "utf8");
+      return argv.some((arg) => arg.endsWith("/bwrap") || arg === "bwrap") && !/^State:\s+Z/m.test(state);
+    } catch {
+      return false;
+    }
+  });
+}
+
+/** The run id a held sandbox was made for (bwrap's --setenv SKILLGATE_RUN_ID). */
+function runIdOf(pid: number): string {
+  const argv = readFileSync(`/proc/${pid}/cmdline`, "latin1").split("\0");
+  const id = argv[argv.indexOf("SKILLGATE_RUN_ID") + 1] ?? "";
+  expect(id).toMatch(/^sg-/);
+  return id;
+}
+
+async function until<T>(what: string, probe: () => T, done: (value: T) => boolean): Promise<T> {
+  const deadline = Date.now() + 15_000;
+  let value = probe();
+  while (!done(value)) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}: ${JSON.stringify(value)}`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+    value = probe();
+  }
+  return value;
+}
+
+beforeAll(async () => {
+  bed = await makeBed({ skills: [{ name: "hello", scripts: { "hello.py": HELPER_PY } }] });
+});
+
+afterAll(async () => {
+  await conn?.close();
+  bed?.cleanup();
+});
+
+describe.runIf(ROOT)("prepared sandboxes end with the session", () => {
+  it("serve prepares the next sandbox after a repeated run, and kills it (and its cgroup) when the client goes", async () => {
+    conn = await connectStdio(
+      ["--workspace", bed.ws, "--config", bed.configFile, "--extra-skill-path", bed.extra],
+      bed.env,
+    );
+    const call = async (): Promise<string> => {
+      const result = await (conn as StdioConnection).client.callTool({
+        name: "RunSkillScript",
+        arguments: { commands: [["ext/hello", "hello.py", ""]] },
+      });
+      const text = (result.content as Array<{ text: string }>)[0]?.text ?? "";
+      expect(result.isError, text).toBeFalsy();
+      return text;
+    };
+    await call();
+    await call();
+    const held = await until("a held sandbox", sandboxes, (pids) => pids.length > 0);
+    const runId = runIdOf(held[0] as number);
+    expect(existsSync(join(PIDS, runId))).toBe(true);
+    // The third call is served by it: its run id is the held sandbox's.
+    expect(await call()).toContain(`run ${runId}`);
+    const next = await until("the next held sandbox", sandboxes, (pids) => pids.length > 0);
+    const nextId = runIdOf(next[0] as number);
+    expect(nextId).not.toBe(runId);
+    expect(existsSync(join(PIDS, nextId))).toBe(true);
+    await (conn as StdioConnection).close();
+    conn = null;
+    await until("no sandbox left", sandboxes, (pids) => pids.length === 0);
+    await until(
+      "its cgroup removed",
+      () => existsSync(join(PIDS, nextId)),
+      (present) => !present,
+    );
+    expect(existsSync(join(PIDS, runId))).toBe(false);
+  });
+});
