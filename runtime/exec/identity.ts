@@ -6,6 +6,7 @@ import { chmod, lstat, mkdir } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { SkillgateError } from "../errors.js";
+import type { GrantCache } from "./grant-cache.js";
 import { findExecutable } from "./runner.js";
 import { scanWritableArea, type WritableScan } from "./writable-area.js";
 
@@ -79,17 +80,32 @@ function setfacl(args: string[], paths: string[]): Promise<string | null> {
   });
 }
 
+/** setfacl for the paths the cache has no record of (all of them without a cache); records what it granted. */
+async function grant(args: string[], paths: string[], cache: GrantCache | undefined): Promise<string | null> {
+  if (cache === undefined) return setfacl(args, paths);
+  const spec = args.join(" ");
+  const todo = await cache.missing(spec, paths);
+  const problem = await setfacl(args, todo);
+  if (problem === null) cache.granted(spec, todo);
+  return problem;
+}
+
 /**
  * Lets `uid` read and write the writable area (existing entries, and through default ACLs what is created
  * later) while the owner keeps full use of what the run creates. Skips symlinks, hard-linked files and the
  * entries `scan` excluded (git metadata, skillgate state, sensitive paths): an ACL follows the inode.
  */
-export async function grantWritable(scan: WritableScan, uid: number, owner: number): Promise<void> {
+export async function grantWritable(
+  scan: WritableScan,
+  uid: number,
+  owner: number,
+  cache?: GrantCache,
+): Promise<void> {
   const dirs = scan.entries.filter((entry) => entry.dir).map((entry) => entry.path);
   const files = scan.entries.filter((entry) => !entry.dir).map((entry) => entry.path);
   const problem =
-    (await setfacl(["-m", `u:${uid}:rwX,m::rwX`], [...dirs, ...files])) ??
-    (await setfacl(["-d", "-m", `u:${uid}:rwx,u:${owner}:rwx,m::rwx`], dirs));
+    (await grant(["-m", `u:${uid}:rwX,m::rwX`], [...dirs, ...files], cache)) ??
+    (await grant(["-d", "-m", `u:${uid}:rwx,u:${owner}:rwx,m::rwx`], dirs, cache));
   if (problem !== null) {
     throw new SkillgateError(
       "SANDBOX_UNAVAILABLE",
@@ -109,6 +125,7 @@ export async function grantTraverse(
   paths: string[],
   uid: number,
   writable: readonly string[] = [],
+  cache?: GrantCache,
 ): Promise<void> {
   const searchOnly = new Set<string>();
   const readable = new Set<string>();
@@ -135,7 +152,7 @@ export async function grantTraverse(
   );
   const read = await keep([...readable], 0o005);
   const problem =
-    (await setfacl(["-m", `u:${uid}:x`], search)) ?? (await setfacl(["-m", `u:${uid}:rx`], read));
+    (await grant(["-m", `u:${uid}:x`], search, cache)) ?? (await grant(["-m", `u:${uid}:rx`], read, cache));
   if (problem !== null) {
     throw new SkillgateError(
       "SANDBOX_UNAVAILABLE",
@@ -147,10 +164,10 @@ export async function grantTraverse(
 }
 
 /** grantWritable for folders skillgate owns (caches): walked once per process, default ACLs cover the rest. */
-export async function grantOnce(dirs: string[], uid: number): Promise<void> {
+export async function grantOnce(dirs: string[], uid: number, cache?: GrantCache): Promise<void> {
   const fresh = dirs.filter((dir) => !granted.has(`${uid}\0${dir}`));
   if (fresh.length === 0) return;
-  await grantWritable(await scanWritableArea(fresh, { skip: () => false }), uid, 0);
+  await grantWritable(await scanWritableArea(fresh, { skip: () => false }), uid, 0, cache);
   for (const dir of fresh) granted.add(`${uid}\0${dir}`);
 }
 
@@ -203,14 +220,14 @@ export async function privateTmpDir(
 }
 
 /** Traverse-only ACL for the sandbox uid on the per-user temp parent, full access on the run folder. */
-export async function grantTmpDir(dir: string, uid: number): Promise<void> {
+export async function grantTmpDir(dir: string, uid: number, cache?: GrantCache): Promise<void> {
   // The folder is skillgate's own (privateTmpDir) and keeps its ACLs: granted once per uid and inode.
   const key = `${uid}\0tmp\0${dir}\0${(await lstat(dir)).ino}`;
   if (granted.has(key)) return;
   const problem =
-    (await setfacl(["-m", `u:${uid}:x`], [join(dir, "..")])) ??
-    (await setfacl(["-m", `u:${uid}:rwx,m::rwx`], [dir])) ??
-    (await setfacl(["-d", "-m", `u:${uid}:rwx,u:${process.getuid?.() ?? 0}:rwx,m::rwx`], [dir]));
+    (await grant(["-m", `u:${uid}:x`], [join(dir, "..")], cache)) ??
+    (await grant(["-m", `u:${uid}:rwx,m::rwx`], [dir], cache)) ??
+    (await grant(["-d", "-m", `u:${uid}:rwx,u:${process.getuid?.() ?? 0}:rwx,m::rwx`], [dir], cache));
   if (problem !== null) {
     throw new SkillgateError(
       "SANDBOX_UNAVAILABLE",

@@ -5,6 +5,7 @@ import { closeSync } from "node:fs";
 import { access, lstat, readFile, realpath, stat } from "node:fs/promises";
 import { dirname, isAbsolute, join, resolve } from "node:path";
 import { type BwrapPlan, boundSources, isUnder } from "./bwrap.js";
+import { type GrantCache, openGrantCache } from "./grant-cache.js";
 import {
   grantOnce,
   grantTmpDir,
@@ -32,6 +33,8 @@ export interface SetupInput {
   sandboxUid: number;
   /** Network granted: the run gets the user-mode network's resolver as /etc/resolv.conf. */
   network: boolean;
+  /** Where the ACL grants made for the sandbox uid are remembered (grant-cache.ts); none: every grant is made. */
+  grantCacheFile?: string;
   /** Descriptor number the first extra descriptor gets in bwrap (after stdio and the hand-shake pair). */
   firstFd: number;
 }
@@ -125,11 +128,13 @@ export async function prepareSandbox(input: SetupInput, planBase: BwrapPlan): Pr
   );
   const protectedPaths = [...new Set([...gitProtected.flat(), ...(await installationPaths(roots))])];
 
+  let cache: GrantCache | undefined;
   if (identity.dropped) {
+    if (input.grantCacheFile !== undefined) cache = await openGrantCache(input.grantCacheFile);
     const owner = (await stat(roots[0] ?? "/")).uid;
-    await grantWritable(scan, identity.uid, owner);
-    await grantOnce(input.persistentPaths, identity.uid);
-    if (input.tmpDir !== undefined) await grantTmpDir(input.tmpDir, identity.uid);
+    await grantWritable(scan, identity.uid, owner, cache);
+    await grantOnce(input.persistentPaths, identity.uid, cache);
+    if (input.tmpDir !== undefined) await grantTmpDir(input.tmpDir, identity.uid, cache);
   }
 
   const fds: Array<number | Buffer> = [];
@@ -156,7 +161,8 @@ export async function prepareSandbox(input: SetupInput, planBase: BwrapPlan): Pr
       ...input.persistentPaths,
       ...(input.tmpDir === undefined ? [] : [input.tmpDir]),
     ];
-    await grantTraverse(boundSources({ ...planBase, protectedPaths }), identity.uid, writable);
+    await grantTraverse(boundSources({ ...planBase, protectedPaths }), identity.uid, writable, cache);
+    await cache?.commit();
   }
   const keyctl = findExecutable("keyctl", SYSTEM_PATH);
   if (keyctl === null) {

@@ -1,5 +1,8 @@
 // Second stage of a run: scratch folders, cgroup, network, the bwrap sandbox set-up and the final argv.
+import { createHash } from "node:crypto";
 import { homedir } from "node:os";
+import { join } from "node:path";
+import { skillgateHome } from "../../config/index.js";
 import { isSkillgateError } from "../../errors.js";
 import { type BwrapPlan, bwrapArgv } from "../bwrap.js";
 import type { PidsCgroup } from "../cgroup.js";
@@ -28,6 +31,15 @@ export interface Prepared {
   /** The workspace budget's watch, or null when it cannot be enforced (said in a warning). */
   area: AreaWatch | null;
   warnings: string[];
+}
+
+/** One grant cache per sandbox uid and writable area, in skillgate's home (never bound into a sandbox). */
+function grantCacheFile(hostEnv: NodeJS.ProcessEnv, uid: number, writable: readonly string[]): string {
+  const key = createHash("sha256")
+    .update(JSON.stringify([uid, ...writable]))
+    .digest("hex")
+    .slice(0, 16);
+  return join(skillgateHome(hostEnv), "cache", "acl-grants", `${key}.json`);
 }
 
 export async function prepareRun(
@@ -98,6 +110,7 @@ export async function prepareRun(
           ...(req.tmpDir === undefined ? {} : { tmpDir: req.tmpDir }),
           sensitivePaths,
           sandboxUid: req.sandboxUid ?? DEFAULT_SANDBOX_UID,
+          grantCacheFile: grantCacheFile(hostEnv, req.sandboxUid ?? DEFAULT_SANDBOX_UID, req.writablePaths),
           network: req.network,
           firstFd: handshake ? 5 : 3,
         },
