@@ -7,7 +7,7 @@ import { check } from "./check.js";
 import { complete } from "./complete.js";
 import { StageContext, type StageEngineOptions } from "./context.js";
 import type { StageInstance } from "./hooks.js";
-import { recordList, recordRead, recordRun, recordUse } from "./record.js";
+import { recordList, recordRead, recordRun, recordUse, type UseAlong } from "./record.js";
 import { setSkillUsage } from "./set-skill-usage.js";
 import { startEngine } from "./start.js";
 import { ledgerHealth, status } from "./status.js";
@@ -27,8 +27,8 @@ export interface SkillgateStageEngine extends StageEngine {
   readonly bindingNotes: string[];
   /** skill-relative path → sha256 as bound in the signed ledger (null before the first binding). */
   trustedManifest(): Promise<Record<string, string> | null>;
-  /** Records a run receipt of RunSkillScript. */
-  recordRun(receipt: Record<string, unknown>): Promise<void>;
+  /** Records a run receipt of RunSkillScript (and, given `use`, the call's use evidence in the same append). */
+  recordRun(receipt: Record<string, unknown>, use?: UseAlong): Promise<void>;
   /** Ledger health for status (never throws: a refusal is reported as such). */
   ledgerHealth(): Promise<Record<string, unknown>>;
 }
@@ -50,7 +50,7 @@ export async function createStageEngine(options: StageEngineOptions): Promise<Sk
     recordRead: (skillId: string, range: ReadRange, content?: { sha256: string }) =>
       recordRead(ctx, skillId, range, content),
     recordUse: (skillIds: string[], detail: Record<string, unknown>) => recordUse(ctx, skillIds, detail),
-    recordRun: (receipt: Record<string, unknown>) => recordRun(ctx, receipt),
+    recordRun: (receipt: Record<string, unknown>, use?: UseAlong) => recordRun(ctx, receipt, use),
     check: (): Promise<ToolResult> => check(ctx),
     setSkillUsage: (input: unknown): Promise<ToolResult> => setSkillUsage(ctx, input),
     complete: (): Promise<ToolResult> => complete(ctx),

@@ -26,12 +26,32 @@ export function recordUse(
   return recordEvidence(ctx, "use", skillIds, () => true, { detail: capDetail(detail) });
 }
 
-export async function recordRun(ctx: StageContext, receipt: Record<string, unknown>): Promise<void> {
+/** What a run receipt may carry along: the call's use evidence, appended after it in the same transaction. */
+export interface UseAlong {
+  skillIds: string[];
+  detail: Record<string, unknown>;
+}
+
+export async function recordRun(
+  ctx: StageContext,
+  receipt: Record<string, unknown>,
+  use?: UseAlong,
+): Promise<void> {
+  // One lock, one load and one synced append for the receipt and the use record of a call's last command.
   const { snapshot } = await ctx.ledger.transact((snap) => ({
-    records: [{ stage: snap.state.stageIndex, kind: "run", data: receipt }],
+    records: [
+      { stage: snap.state.stageIndex, kind: "run", data: receipt },
+      ...(use && ctx.o.skillsEnabled ? useRecords(ctx, snap, use) : []),
+    ],
     result: undefined,
   }));
   ctx.absorb(snapshot);
+}
+
+function useRecords(ctx: StageContext, snap: LedgerSnapshot, use: UseAlong): UnsignedRecord[] {
+  return evidenceRecords(ctx, snap, "use", normalised(use.skillIds), () => true, {
+    detail: capDetail(use.detail),
+  });
 }
 
 /** Read evidence once ranges cover the whole SKILL.md, and only of the bytes init recorded. True when read is complete. */
@@ -89,15 +109,9 @@ async function recordEvidence(
   extra: Record<string, unknown>,
 ): Promise<void> {
   if (!ctx.o.skillsEnabled) return;
-  const wanted = skillIds.map((raw) => normaliseSkillId(raw)).filter((id): id is string => id !== null);
-  const recordsFor = (snap: LedgerSnapshot): UnsignedRecord[] => {
-    const stage = ctx.stageAt(snap.state);
-    if (!stage) return [];
-    const list = ctx.skillList(stage.index);
-    const ids = [...new Set(wanted.filter((id) => list.includes(id)))];
-    if (ids.length === 0 || !worthRecording(snap.state, ids)) return [];
-    return [{ stage: stage.index, kind, data: { skills: ids, ...extra } }];
-  };
+  const wanted = normalised(skillIds);
+  const recordsFor = (snap: LedgerSnapshot): UnsignedRecord[] =>
+    evidenceRecords(ctx, snap, kind, wanted, worthRecording, extra);
   // A repeated ListSkill changes no flag: decided on the unchanged verified state, it needs neither lock nor write.
   const unchanged = await ctx.ledger.readUnchanged();
   if (unchanged && recordsFor(unchanged).length === 0) return;
@@ -106,6 +120,27 @@ async function recordEvidence(
     result: undefined,
   }));
   ctx.absorb(snapshot);
+}
+
+function normalised(skillIds: string[]): string[] {
+  return skillIds.map((raw) => normaliseSkillId(raw)).filter((id): id is string => id !== null);
+}
+
+/** The list/use record of the current stage's skills among `wanted`, when it is worth recording. */
+function evidenceRecords(
+  ctx: StageContext,
+  snap: LedgerSnapshot,
+  kind: "list" | "use",
+  wanted: string[],
+  worthRecording: (state: EvidenceState, ids: string[]) => boolean,
+  extra: Record<string, unknown>,
+): UnsignedRecord[] {
+  const stage = ctx.stageAt(snap.state);
+  if (!stage) return [];
+  const list = ctx.skillList(stage.index);
+  const ids = [...new Set(wanted.filter((id) => list.includes(id)))];
+  if (ids.length === 0 || !worthRecording(snap.state, ids)) return [];
+  return [{ stage: stage.index, kind, data: { skills: ids, ...extra } }];
 }
 
 /** A use record keeps at most MAX_USE_DETAIL_CHARS of detail, so one huge run cannot bloat the ledger. */

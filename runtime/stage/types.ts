@@ -50,8 +50,14 @@ export interface StageEngine {
   drainWarnings?(): string[];
   /** skill-relative path → sha256 as bound in the signed ledger; scripts and hooks are verified against it. */
   trustedManifest?(): Promise<Record<string, string> | null>;
-  /** Records a signed run receipt of one RunSkillScript command. */
-  recordRun?(receipt: Record<string, unknown>): Promise<void>;
+  /**
+   * Records a signed run receipt of one RunSkillScript command; given `use` (the call's last command succeeded),
+   * its use evidence too, as recordUse would, after the receipt in the same ledger append.
+   */
+  recordRun?(
+    receipt: Record<string, unknown>,
+    use?: { skillIds: string[]; detail: Record<string, unknown> },
+  ): Promise<void>;
   /** Ledger health for status; never throws. */
   ledgerHealth?(): Promise<Record<string, unknown>>;
 }

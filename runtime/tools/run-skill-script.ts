@@ -18,6 +18,8 @@ import {
   recordOf,
   recordReceipt,
   requestFor,
+  type UseEvidence,
+  useEvidenceOf,
 } from "./run-skill-script/records.js";
 import type { Session, ToolDefinition } from "./types.js";
 
@@ -74,6 +76,8 @@ export async function runSkillScript(
   }
   const records: CommandRecord[] = [];
   const sections: string[] = [];
+  let use: UseEvidence = { skillIds: [], detail: {} };
+  let usedAlong = false;
   const deadline = Date.now() + session.config.exec.call_timeout_seconds * 1000;
   for (const command of prepared) {
     let prepared_: Awaited<ReturnType<typeof requestFor>>;
@@ -108,11 +112,21 @@ export async function runSkillScript(
     const result = await deps.runScript(request);
     const record = recordOf(command, result, warnings);
     records.push(record);
+    // The whole call succeeded with this command: its use evidence rides on the receipt (one ledger append).
+    let stageError: unknown = null;
+    if (record.status === "ok" && command.index === prepared.length) {
+      try {
+        use = await useEvidenceOf(session, prepared, records);
+      } catch (error) {
+        stageError = error;
+      }
+    }
     try {
-      await recordReceipt(session, command, result);
+      usedAlong = await recordReceipt(session, command, result, use.skillIds.length > 0 ? use : undefined);
     } catch (error) {
       return resultFromError(error);
     }
+    if (stageError !== null) return resultFromError(stageError);
     if (record.status !== "ok") {
       const done = command.index - 1;
       const skipped = prepared.length - command.index;
@@ -141,28 +155,18 @@ export async function runSkillScript(
       `Command ${command.index} (${argvText(session, record.argv)}) exit code 0:\n${record.output}`.trimEnd(),
     );
   }
-  let evidence: string[] = [];
-  try {
-    const stage = await session.engine.current();
-    const stageIds = new Set(stage?.skillList ?? []);
-    evidence = [...new Set(prepared.map((command) => command.skill.id))].filter((id) => stageIds.has(id));
-    if (evidence.length > 0) {
-      await session.engine.recordUse(evidence, {
-        commands: records.map((record) => ({
-          skill_id: record.skill_id,
-          script: record.script,
-          argv: record.argv,
-        })),
-      });
+  if (!usedAlong && use.skillIds.length > 0) {
+    try {
+      await session.engine.recordUse(use.skillIds, use.detail);
+    } catch (error) {
+      return resultFromError(error);
     }
-  } catch (error) {
-    return resultFromError(error);
   }
   return okResult(sections.join("\n\n"), {
     commands: records,
     ran: records.length,
     total: prepared.length,
-    used: evidence,
+    used: use.skillIds,
   });
 }
 

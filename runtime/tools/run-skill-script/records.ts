@@ -99,12 +99,47 @@ export function argvText(session: Session, argv: string[]): string {
     .join(" ");
 }
 
-export /** A signed run receipt: what ran (script hash as bound in the ledger), how it ended, and hashes of its output. */
-async function recordReceipt(session: Session, command: PreparedCommand, result: RunResult): Promise<void> {
-  if (!session.engine.recordRun) return;
+/** The use evidence of a call: its stage skills, and the commands that ran. */
+export interface UseEvidence {
+  skillIds: string[];
+  detail: Record<string, unknown>;
+}
+
+/** The use evidence of a call whose commands all succeeded: the current stage's skills among them. */
+export async function useEvidenceOf(
+  session: Session,
+  prepared: PreparedCommand[],
+  records: CommandRecord[],
+): Promise<UseEvidence> {
+  const stage = await session.engine.current();
+  const stageIds = new Set(stage?.skillList ?? []);
+  return {
+    skillIds: [...new Set(prepared.map((command) => command.skill.id))].filter((id) => stageIds.has(id)),
+    detail: {
+      commands: records.map((record) => ({
+        skill_id: record.skill_id,
+        script: record.script,
+        argv: record.argv,
+      })),
+    },
+  };
+}
+
+/**
+ * A signed run receipt: what ran (script hash as bound in the ledger), how it ended, and hashes of its output.
+ * Given `use`, the call's use evidence goes into the same ledger append. False when the engine keeps no receipts
+ * (then nothing was recorded, `use` neither).
+ */
+export async function recordReceipt(
+  session: Session,
+  command: PreparedCommand,
+  result: RunResult,
+  use?: UseEvidence,
+): Promise<boolean> {
+  if (!session.engine.recordRun) return false;
   const trusted = session.engine.trustedManifest ? await session.engine.trustedManifest() : null;
   const rel = `${command.skill.id}/scripts/${command.script}`;
-  await session.engine.recordRun({
+  const receipt = {
     skill_id: command.skill.id,
     script: command.script,
     script_sha256: trusted?.[rel] ?? null,
@@ -118,5 +153,7 @@ async function recordReceipt(session: Session, command: PreparedCommand, result:
     stderr_sha256: createHash("sha256").update(result.stderr).digest("hex"),
     output_truncated: result.truncated,
     sandboxed: result.sandboxed,
-  });
+  };
+  await session.engine.recordRun(receipt, use);
+  return true;
 }
