@@ -113,7 +113,11 @@ export async function openGrantCache(file: string): Promise<GrantCache> {
       for (const [path, entry] of shared) out[path] = [entry.state, [...entry.specs]];
       try {
         await mkdir(dirname(file), { recursive: true, mode: 0o700 });
-        await writeFileAtomic(file, JSON.stringify({ format: FORMAT, records: out }), { mode: 0o600 });
+        // No fsync: a cache torn by a crash fails to parse and is ignored.
+        await writeFileAtomic(file, JSON.stringify({ format: FORMAT, records: out }), {
+          mode: 0o600,
+          sync: false,
+        });
       } catch {
         // not kept: the next process makes its grants again
       }
