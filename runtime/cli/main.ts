@@ -1,9 +1,9 @@
 #!/usr/bin/env node
 // The `skillgate` command: registers the verbs from cli/commands/ (only the one being run) and runs it.
 import { Command, CommanderError } from "commander";
+import { packageVersion } from "../contracts/index.js";
 import { commandsFor } from "./commands/index.js";
 import { EXIT_USAGE, processIO } from "./io.js";
-import { skillgateVersion } from "./version.js";
 
 export async function main(argv: string[]): Promise<void> {
   const io = processIO();
@@ -11,7 +11,7 @@ export async function main(argv: string[]): Promise<void> {
     .description(
       "Serve a skill pack and a staged workflow to LLM agents (UCAgent-compatible tools over MCP).",
     )
-    .version(skillgateVersion(), "-V, --version", "print the skillgate version")
+    .version(packageVersion(), "-V, --version", "print the skillgate version")
     .showHelpAfterError()
     .exitOverride();
   for (const register of await commandsFor(argv)) register(program, io);

@@ -1,7 +1,7 @@
 // Public API of the contracts layer: what every other folder shares; imports only errors.ts and node:, so it costs nothing to load.
 
 export { closestName, nearestNames } from "./did-you-mean.js";
-export { bundledPackRoot, packageRoot } from "./pack-root.js";
+export { bundledPackRoot, packageRoot, packageVersion } from "./pack-root.js";
 export type { WorkspacePaths } from "./paths.js";
 export { workspacePaths } from "./paths.js";
 export type { ToolName, ToolResult } from "./tool.js";

@@ -1,9 +1,10 @@
-// Finds skillgate's own install folder (from sources or dist/) and the bundled skill pack inside it.
+// Finds skillgate's own install folder (from sources or dist/), its version and the bundled skill pack inside it.
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 let cachedRoot: string | undefined;
+let cachedVersion = "unknown";
 
 /** The folder holding skillgate's package.json, found by walking up from this module. */
 export function packageRoot(): string {
@@ -13,7 +14,9 @@ export function packageRoot(): string {
     const manifest = join(dir, "package.json");
     if (existsSync(manifest)) {
       try {
-        if ((JSON.parse(readFileSync(manifest, "utf8")) as { name?: unknown }).name === "skillgate") {
+        const fields = JSON.parse(readFileSync(manifest, "utf8")) as { name?: unknown; version?: unknown };
+        if (fields.name === "skillgate") {
+          if (typeof fields.version === "string" && fields.version !== "") cachedVersion = fields.version;
           cachedRoot = dir;
           return dir;
         }
@@ -26,6 +29,12 @@ export function packageRoot(): string {
       throw new Error(`skillgate package.json not found above ${fileURLToPath(import.meta.url)}`);
     dir = parent;
   }
+}
+
+/** `version` of the package.json the running code ships with (`skillgate --version`, MCP serverInfo); "unknown" without one. */
+export function packageVersion(): string {
+  packageRoot();
+  return cachedVersion;
 }
 
 /** The repo's `skills/` folder: the pack copied by init when `skill.pack_path` is not set. */

@@ -8,17 +8,16 @@ import {
   type Tool,
 } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
-import type { ToolResult } from "../contracts/index.js";
+import { packageVersion, type ToolResult } from "../contracts/index.js";
 import type { Session, ToolDefinition } from "../tools/index.js";
 import { ALL_TOOLS, callTool, fileToolsEnabled, offeredTools, unknownToolMessage } from "../tools/index.js";
 import { registerPrompts } from "./prompts.js";
 import { invalidParams } from "./rpc-error.js";
 import { registerSkillsExtension, SKILLS_EXTENSION } from "./skills-extension.js";
 import { toolMeta } from "./tool-meta.js";
-import { serverVersion } from "./version.js";
 
 export const SERVER_NAME = "skillgate";
-export const SERVER_VERSION = serverVersion();
+export const SERVER_VERSION = packageVersion();
 
 /** The server instructions: the workflow in two sentences (the second names the file tools only when offered). */
 export function instructionsFor(fileTools: boolean): string {
