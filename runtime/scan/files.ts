@@ -1,8 +1,9 @@
 // The thin IO layer of the scan: walks paths, reads files, picks the language, hands text to the pure matcher.
 import type { Stats } from "node:fs";
 import { lstat, readdir, readFile, realpath, stat } from "node:fs/promises";
-import { basename, dirname, join } from "node:path";
+import { basename, dirname, join, normalize } from "node:path";
 import { SkillgateError } from "../errors.js";
+import { walkTree } from "../walk/index.js";
 import { detectSourceKind } from "./language.js";
 import { compareFindings, scanMarkdown, scanText } from "./matcher.js";
 import { loadRules } from "./rules.js";
@@ -114,7 +115,7 @@ export async function scanFiles(paths: readonly string[], options: ScanOptions =
         { path },
       );
     }
-    if (info.isDirectory()) await scanFolder(path, 0, state);
+    if (info.isDirectory()) await scanFolder(path, state);
     else if (info.isFile()) await scanOneFile(path, info, true, state);
     else
       state.findings.push(
@@ -145,54 +146,55 @@ export async function scanSkill(dir: string, options: ScanOptions = {}): Promise
   return scanFiles([dir], options);
 }
 
-async function scanFolder(dir: string, depth: number, state: WalkState): Promise<void> {
-  if (depth > state.maxDepth) {
-    state.findings.push(
-      wholeFileFinding(
-        "scan.limit",
-        dir,
-        `not scanned: folder is more than ${state.maxDepth} levels deep. ${REVIEW_BY_HAND}`,
-      ),
-    );
-    return;
-  }
-  let names: string[];
-  try {
-    names = await state.fs.readdir(dir);
-  } catch (error) {
-    state.findings.push(
-      wholeFileFinding("scan.unreadable", dir, `not scanned: cannot list folder: ${errorText(error)}.`),
-    );
-    return;
-  }
-  for (const name of names.sort()) {
-    if (SKIPPED_FOLDERS.has(name)) continue;
-    const path = join(dir, name);
-    let linkInfo: Stats;
-    try {
-      linkInfo = await state.fs.lstat(path);
-    } catch (error) {
-      state.findings.push(wholeFileFinding("scan.unreadable", path, `not scanned: ${errorText(error)}.`));
-      continue;
-    }
-    if (linkInfo.isDirectory()) {
-      await scanFolder(path, depth + 1, state);
-    } else if (linkInfo.isFile()) {
-      await scanOneFile(path, linkInfo, false, state);
-    } else if (linkInfo.isSymbolicLink()) {
-      const target = await state.fs.stat(path).catch(() => null);
-      if (target?.isFile()) await scanOneFile(path, target, false, state);
-      else {
-        state.findings.push(
+function scanFolder(dir: string, state: WalkState): Promise<unknown> {
+  // Normalised once as join() would per level; root-level notes keep the path as given.
+  const shown = (entry: { path: string; rel: string }) => (entry.rel === "" ? dir : entry.path);
+  return walkTree(
+    normalize(dir),
+    {
+      fs: state.fs,
+      stat: "all",
+      maxDepth: state.maxDepth,
+      skip: (entry) => SKIPPED_FOLDERS.has(entry.name),
+      onDepthLimit: (entry) =>
+        void state.findings.push(
           wholeFileFinding(
-            "scan.not-regular",
-            path,
-            `not scanned: symbolic link to ${target?.isDirectory() ? "a folder (not followed)" : "a missing or special file"}. ${REVIEW_BY_HAND}`,
+            "scan.limit",
+            shown(entry),
+            `not scanned: folder is more than ${state.maxDepth} levels deep. ${REVIEW_BY_HAND}`,
           ),
-        );
+        ),
+      onUnreadable: (path, rel, error) =>
+        void state.findings.push(
+          wholeFileFinding(
+            "scan.unreadable",
+            shown({ path, rel }),
+            `not scanned: cannot list folder: ${errorText(error)}.`,
+          ),
+        ),
+      onStatError: (entry, error) =>
+        void state.findings.push(
+          wholeFileFinding("scan.unreadable", entry.path, `not scanned: ${errorText(error)}.`),
+        ),
+    },
+    async (entry) => {
+      const { path, stats } = entry;
+      if (entry.kind === "file") await scanOneFile(path, stats as Stats, false, state);
+      else if (entry.kind === "symlink") {
+        const target = await state.fs.stat(path).catch(() => null);
+        if (target?.isFile()) await scanOneFile(path, target, false, state);
+        else {
+          state.findings.push(
+            wholeFileFinding(
+              "scan.not-regular",
+              path,
+              `not scanned: symbolic link to ${target?.isDirectory() ? "a folder (not followed)" : "a missing or special file"}. ${REVIEW_BY_HAND}`,
+            ),
+          );
+        }
       }
-    }
-  }
+    },
+  );
 }
 
 async function scanOneFile(path: string, info: Stats, explicit: boolean, state: WalkState): Promise<void> {
