@@ -1,7 +1,7 @@
 // Walks the writable area of a run: entries the sandbox uid may be granted, every `.git` to keep read-only, its size for the budget.
-import type { Dirent } from "node:fs";
-import { lstat, readdir, rm } from "node:fs/promises";
-import { join } from "node:path";
+import { lstat, rm } from "node:fs/promises";
+import { join, normalize } from "node:path";
+import { walkTree } from "../walk/index.js";
 import { isUnder } from "./bwrap.js";
 
 export interface AreaEntry {
@@ -43,55 +43,43 @@ export function areaSkip(
 
 /** Breadth-first, never following symlinks, bounded; the folders of one depth are read together. */
 export async function scanWritableArea(roots: string[], options: ScanOptions): Promise<WritableScan> {
-  const max = options.maxEntries ?? DEFAULT_MAX_ENTRIES;
   const scan: WritableScan = { roots, entries: [], gitPaths: [], seen: 0, bytes: 0, truncated: false };
-  let level: string[] = [];
+  const level: string[] = [];
   for (const root of roots) {
     const info = await lstat(root).catch(() => null);
     if (info?.isDirectory()) {
       scan.entries.push({ path: root, dir: true });
-      level.push(root);
+      level.push(normalize(root)); // child paths then equal join(root, name), as `skip` compares them
     }
   }
-  const visit = async (dir: string, next: string[]): Promise<void> => {
-    let children: Dirent[];
-    try {
-      children = await readdir(dir, { withFileTypes: true });
-    } catch {
-      return;
-    }
-    const files: string[] = [];
-    for (const child of children) {
-      if (scan.truncated) return;
-      if (++scan.seen > max) {
-        scan.seen = max;
-        scan.truncated = true;
-        return;
-      }
-      const path = join(dir, child.name);
-      if (child.name === ".git") {
-        scan.gitPaths.push(path);
-        continue;
-      }
-      // setfacl reads one path per line; a name with a newline could smuggle a second path.
-      if (child.name.includes("\n") || options.skip(path)) continue;
-      if (child.isDirectory()) {
-        scan.entries.push({ path, dir: true });
-        next.push(path);
-      } else if (child.isFile()) files.push(path);
-    }
-    const infos = await Promise.all(files.map((path) => lstat(path).catch(() => null)));
-    infos.forEach((info, index) => {
-      if (!info?.isFile()) return;
-      scan.bytes += info.blocks * 512;
-      if (info.nlink === 1) scan.entries.push({ path: files[index] as string, dir: false });
-    });
-  };
-  while (level.length > 0 && !scan.truncated) {
-    const next: string[] = [];
-    await Promise.all(level.map((dir) => visit(dir, next)));
-    level = next;
-  }
+  const walked = await walkTree(
+    level,
+    {
+      order: "breadth-first",
+      compare: null,
+      maxEntries: options.maxEntries ?? DEFAULT_MAX_ENTRIES,
+      stat: "files",
+      skip: (entry) => {
+        if (entry.name === ".git") {
+          scan.gitPaths.push(entry.path);
+          return true;
+        }
+        // setfacl reads one path per line; a name with a newline could smuggle a second path.
+        return entry.name.includes("\n") || options.skip(entry.path);
+      },
+      onUnreadable: () => undefined,
+    },
+    (entry) => {
+      const info = entry.stats;
+      if (info) {
+        if (!info.isFile()) return false;
+        scan.bytes += info.blocks * 512;
+        if (info.nlink === 1) scan.entries.push({ path: entry.path, dir: false });
+      } else if (entry.kind === "directory") scan.entries.push({ path: entry.path, dir: true });
+    },
+  );
+  scan.seen = walked.seen;
+  scan.truncated = walked.truncated;
   return scan;
 }
 

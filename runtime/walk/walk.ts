@@ -92,7 +92,7 @@ export async function walkTree(
   const compare = options.compare === undefined ? byCodeUnit : options.compare;
   const result: WalkResult = { seen: 0, truncated: false };
 
-  const list = async (dir: string, rel: string): Promise<WalkEntry[] | null> => {
+  const list = async (dir: string, rel: string, depth: number): Promise<WalkEntry[] | null> => {
     let listed: Array<string | Dirent>;
     try {
       listed = await fs.readdir(dir);
@@ -101,10 +101,11 @@ export async function walkTree(
       await options.onUnreadable(dir, rel, error);
       return null;
     }
-    const depth = rel === "" ? 1 : rel.split("/").length + 1;
-    const entries = listed.map((item): WalkEntry => {
+    const entries: WalkEntry[] = new Array(listed.length);
+    for (let index = 0; index < listed.length; index++) {
+      const item = listed[index] as string | Dirent;
       const name = typeof item === "string" ? item : item.name;
-      return {
+      entries[index] = {
         name,
         path: childPath(dir, name),
         rel: rel === "" ? name : `${rel}/${name}`,
@@ -112,7 +113,7 @@ export async function walkTree(
         kind: typeof item === "string" ? undefined : kindOfDirent(item),
         stats: undefined,
       };
-    });
+    }
     if (compare !== null) entries.sort(compare ? (a, b) => compare(a.name, b.name) : byName);
     return entries;
   };
@@ -127,39 +128,40 @@ export async function walkTree(
     }
     return true;
   };
+  const wantsStat = (entry: WalkEntry): boolean =>
+    stat === "all" || (stat === "files" && entry.kind === "file");
 
-  const statOf = async (entry: WalkEntry): Promise<boolean> => {
-    try {
-      entry.stats = await fs.lstat(entry.path);
-      entry.kind = kindOfDirent(entry.stats);
-      return true;
-    } catch (error) {
-      await options.onStatError?.(entry, error);
-      return false;
-    }
-  };
+  const statOf = (entry: WalkEntry): Promise<boolean> =>
+    fs.lstat(entry.path).then(
+      (stats) => {
+        entry.stats = stats;
+        // A Dirent's kind stays: a file swapped for a folder after the listing is not entered.
+        entry.kind ??= kindOfDirent(stats);
+        return true;
+      },
+      async (error) => {
+        await options.onStatError?.(entry, error);
+        return false;
+      },
+    );
 
+  type Then = (entry: WalkEntry, into: string) => void | Promise<void>;
   // Synchronous when the visit is: the breadth-first walk then lists one folder without yielding, as before.
-  const finish = (
-    entry: WalkEntry,
-    outcome: VisitResult | undefined,
-    then: (into: string) => void | Promise<void>,
-  ): void | Promise<void> => {
+  const finish = (entry: WalkEntry, outcome: VisitResult | undefined, then: Then): void | Promise<void> => {
     if (outcome === false) return;
     const into = outcome?.into ?? (entry.kind === "directory" ? entry.path : undefined);
     const after = outcome?.after;
-    const step = () => (entry.depth > maxDepth ? options.onDepthLimit?.(entry) : then(into as string));
     if (into === undefined) return after?.();
-    if (!after) return step();
+    if (!after) return entry.depth > maxDepth ? options.onDepthLimit?.(entry) : then(entry, into);
     return (async () => {
       try {
-        await step();
+        await (entry.depth > maxDepth ? options.onDepthLimit?.(entry) : then(entry, into));
       } finally {
         await after();
       }
     })();
   };
-  const enter = (entry: WalkEntry, then: (into: string) => void | Promise<void>): void | Promise<void> => {
+  const enter = (entry: WalkEntry, then: Then): void | Promise<void> => {
     const outcome = visit(entry);
     return outcome instanceof Promise
       ? outcome.then((settled) => finish(entry, settled ?? undefined, then))
@@ -168,46 +170,47 @@ export async function walkTree(
 
   if (options.order === "breadth-first") {
     let level = (typeof roots === "string" ? [roots] : roots).map((path) => ({ path, rel: "" }));
-    while (level.length > 0 && !result.truncated) {
+    for (let depth = 1; level.length > 0 && !result.truncated; depth++) {
       const next: { path: string; rel: string }[] = [];
-      const push = (entry: WalkEntry) => (into: string) => void next.push({ path: into, rel: entry.rel });
-      await Promise.all(
-        level.map(async (dir) => {
-          const entries = await list(dir.path, dir.rel);
-          if (!entries) return;
-          const files: WalkEntry[] = [];
-          for (const entry of entries) {
-            if (!count()) return;
-            if (options.skip?.(entry)) continue;
-            if (stat === "all" || (stat === "files" && entry.kind === "file")) files.push(entry);
-            else {
-              const step = enter(entry, push(entry));
-              if (step) await step;
-            }
-          }
-          const stated = await Promise.all(files.map(statOf));
-          for (const [index, entry] of files.entries()) {
-            const step = stated[index] ? enter(entry, push(entry)) : undefined;
+      const push: Then = (entry, into) => void next.push({ path: into, rel: entry.rel });
+      const listOne = async (dir: { path: string; rel: string }): Promise<void> => {
+        const entries = await list(dir.path, dir.rel, depth);
+        if (!entries) return;
+        const files: WalkEntry[] = [];
+        for (const entry of entries) {
+          if (!count()) return;
+          if (options.skip?.(entry)) continue;
+          if (wantsStat(entry)) files.push(entry);
+          else {
+            const step = enter(entry, push);
             if (step) await step;
           }
-        }),
-      );
+        }
+        if (files.length === 0) return;
+        const stated = await Promise.all(files.map(statOf));
+        for (let index = 0; index < files.length; index++) {
+          const step = stated[index] ? enter(files[index] as WalkEntry, push) : undefined;
+          if (step) await step;
+        }
+      };
+      await Promise.all(level.map(listOne));
       level = next;
     }
     return result;
   }
 
-  const walkDir = async (dir: string, rel: string): Promise<void> => {
-    const entries = await list(dir, rel);
+  const walkDir = async (dir: string, rel: string, depth: number): Promise<void> => {
+    const entries = await list(dir, rel, depth);
     if (!entries) return;
     for (const entry of entries) {
       if (!count()) return;
       if (options.skip?.(entry)) continue;
-      if ((stat === "all" || (stat === "files" && entry.kind === "file")) && !(await statOf(entry))) continue;
-      const step = enter(entry, (into) => walkDir(into, entry.rel));
+      if (wantsStat(entry) && !(await statOf(entry))) continue;
+      const step = enter(entry, descend);
       if (step) await step;
     }
   };
+  const descend: Then = (entry, into) => walkDir(into, entry.rel, entry.depth + 1);
   for (const root of typeof roots === "string" ? [roots] : roots) {
     if (maxDepth < 0) {
       const name = root.slice(root.lastIndexOf("/") + 1);
@@ -219,7 +222,7 @@ export async function walkTree(
         kind: "directory",
         stats: undefined,
       });
-    } else await walkDir(root, "");
+    } else await walkDir(root, "", 1);
     if (result.truncated) break;
   }
   return result;
