@@ -2,6 +2,7 @@
 import type { ErrorCode } from "../errors.js";
 import type { Freshness, StageSkillInfo } from "./context.js";
 import { type EvidenceState, flagsOf, type UsageClaim } from "./state.js";
+import { countsAsUsed, isTextMethod } from "./text-method.js";
 import { missingSkillText } from "./usage.js";
 
 export interface GateSkillStatus {
@@ -85,20 +86,20 @@ export function evaluateGate(ctx: GateContext): GateVerdict {
 function skillStatus(id: string, ctx: GateContext, claim: UsageClaim | undefined): GateSkillStatus {
   const flags = flagsOf(ctx.state, id);
   const info = ctx.skills[id];
-  const textMethod = (info?.scripts.length ?? 0) === 0;
-  const claimedTextUse = textMethod && claim?.use === true;
+  const textMethod = isTextMethod(info);
+  const use = countsAsUsed(flags.use, textMethod, claim);
   const notApplicable = claim?.use === false && Boolean(claim.reason);
   const missing: string[] = [];
   if (!flags.list) missing.push("call `ListSkill`");
   if (!flags.read) missing.push(`read ${info?.skillFile ?? `SKILL.md of ${id}`} with \`ReadTextFile\``);
-  if (!flags.use && !claimedTextUse && !notApplicable) {
+  if (!use && !notApplicable) {
     missing.push(
       textMethod
         ? "apply its method, then report use: true with `SetSkillUsage` (or use: false with a reason)"
         : "run its script with `RunSkillScript` (or report use: false with a reason via `SetSkillUsage`)",
     );
   }
-  return { id, list: flags.list, read: flags.read, use: flags.use || claimedTextUse, notApplicable, missing };
+  return { id, list: flags.list, read: flags.read, use, notApplicable, missing };
 }
 
 /** The gate's first sentence: the first missing step of the first incomplete skill, by tool name. */
@@ -106,7 +107,7 @@ function firstStep(s: GateSkillStatus, ctx: GateContext): string {
   const file = ctx.skills[s.id]?.skillFile ?? `the SKILL.md of ${s.id}`;
   if (!s.list) return `Use tool \`ListSkill\` to list skill ${s.id} before completing this stage.`;
   if (!s.read) return `Use tool \`ReadTextFile\` to read ${file} in full before completing this stage.`;
-  return (ctx.skills[s.id]?.scripts.length ?? 0) > 0
+  return !isTextMethod(ctx.skills[s.id])
     ? `Run a script of skill ${s.id} with \`RunSkillScript\` as its SKILL.md says (or report use: false with a reason via \`SetSkillUsage\`) before completing this stage.`
     : `Apply the method of skill ${s.id}, then report it with \`SetSkillUsage\` before completing this stage.`;
 }
@@ -123,17 +124,14 @@ function expectedCall(ctx: GateContext, statuses: GateSkillStatus[]): string {
     const path = ctx.skills[unread.id]?.skillFile ?? `.ucagent/skills/${unread.id}/SKILL.md`;
     return `ReadTextFile(${JSON.stringify({ path })})`;
   }
-  const unused = statuses.find(
-    (s) => !s.use && !s.notApplicable && (ctx.skills[s.id]?.scripts.length ?? 0) > 0,
-  );
+  const unused = statuses.find((s) => !s.use && !s.notApplicable && !isTextMethod(ctx.skills[s.id]));
   if (unused) {
     const scripts = ctx.skills[unused.id]!.scripts;
     return `RunSkillScript(${JSON.stringify({ commands: [[unused.id, scripts[0], "<args from its SKILL.md>"]] })})`;
   }
   const usage: Record<string, Record<string, unknown>> = {};
   for (const s of statuses) {
-    const textMethod = (ctx.skills[s.id]?.scripts.length ?? 0) === 0;
-    const use = s.use || (textMethod && !s.notApplicable);
+    const use = s.use || (isTextMethod(ctx.skills[s.id]) && !s.notApplicable);
     const entry: Record<string, unknown> = { list: true, read: true, use };
     if (!use)
       entry.reason = ctx.state.usage?.claims[s.id]?.reason ?? "<why this skill does not apply to this stage>";

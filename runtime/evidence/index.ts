@@ -79,6 +79,7 @@ export {
   type UsageClaim,
   type UsageState,
 } from "./state.js";
+export { countsAsUsed, isTextMethod } from "./text-method.js";
 export {
   describeCoverage,
   evaluateSkillUsage,

@@ -4,6 +4,7 @@ import { foldLines } from "./fold.js";
 import { GENESIS_HASH, type LedgerRecord } from "./record.js";
 import { fingerprintOf } from "./signer.js";
 import { type EvidenceState, emptyState, flagsOf } from "./state.js";
+import { countsAsUsed } from "./text-method.js";
 
 export const PROOF_FORMAT = "skillgate-proof/1";
 
@@ -188,7 +189,7 @@ function judgeCompletion(record: LedgerRecord, before: EvidenceState): StageVerd
     const claim = claims[id];
     const hasScripts = Object.keys(bound.manifest).some((rel) => rel.startsWith(`${id}/scripts/`));
     const used =
-      flags.use || (!hasScripts && claim?.use === true) || (claim?.use === false && Boolean(claim.reason));
+      countsAsUsed(flags.use, !hasScripts, claim) || (claim?.use === false && Boolean(claim.reason));
     const missing = [
       !flags.list && "list",
       !flags.read && "read",

@@ -2,6 +2,7 @@
 import type { ToolName } from "../contracts/index.js";
 import type { StageSkillInfo, UsageContext } from "./context.js";
 import { flagsOf, type SkillFlags, type UsageClaim } from "./state.js";
+import { isTextMethod } from "./text-method.js";
 
 export interface UsageProblem {
   text: string;
@@ -247,7 +248,7 @@ function compareWithEvidence(
       text: `${where}.use is false but RunSkillScript ran the scripts of '${id}' successfully in this stage; set use: true and remove the reason.`,
       next: "SetSkillUsage",
     });
-  } else if (claim.use && !flags.use && info.scripts.length > 0) {
+  } else if (claim.use && !flags.use && !isTextMethod(info)) {
     problems.push({
       text: `${where}.use is true but no successful RunSkillScript call ran a script of '${id}' (${info.scripts.join(", ")}) in this stage. You must re-complete the stage by using the skill ${id} according to the method steps mentioned in its SKILL.md, or set use: false with a reason.`,
       next: "RunSkillScript",

@@ -4,8 +4,10 @@ import type { StageConfig } from "../config/index.js";
 import type { WorkspacePaths } from "../contracts/index.js";
 import {
   type CompletionGate,
+  countsAsUsed,
   type EvidenceState,
   flagsOf,
+  isTextMethod,
   type StageSkillInfo,
   type UsageClaim,
 } from "../evidence/index.js";
@@ -52,10 +54,7 @@ export function gateApplies(stage: StageConfig | undefined, skillsEnabled: boole
   return Boolean(stage && skillsEnabled && stage.force_use_skill && stageSkillList(stage, true).length > 0);
 }
 
-/**
- * The evidence of one stage skill as the agent sees it. A script-less skill (a text method) cannot be observed
- * in use, so it counts as used when an accepted, still-fresh SetSkillUsage claimed use: true.
- */
+/** The evidence of one stage skill as the agent sees it (a text method's use by the rule in evidence/text-method). */
 export function skillEvidence(
   state: EvidenceState,
   id: string,
@@ -63,11 +62,10 @@ export function skillEvidence(
   claim: UsageClaim | undefined,
 ): SkillEvidence {
   const flags = flagsOf(state, id);
-  const textMethod = (info?.scripts.length ?? 0) === 0;
   return {
     list: flags.list,
     read: flags.read,
-    use: flags.use || (textMethod && claim?.use === true),
+    use: countsAsUsed(flags.use, isTextMethod(info), claim),
     ...(claim?.use === false && claim.reason ? { notApplicableReason: claim.reason } : {}),
   };
 }
