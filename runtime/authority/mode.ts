@@ -21,7 +21,7 @@ export interface IdentityInput {
   sameUserOk: boolean;
 }
 
-const README_HINT = "README section 'Authority mode' shows how to create the authority user";
+const SETUP_HINT = "docs/authority.md shows how to create the authority user";
 
 /** Pure: refuses an authority that the agent's user could impersonate or read. */
 export function checkIdentity(input: IdentityInput): void {
@@ -29,14 +29,14 @@ export function checkIdentity(input: IdentityInput): void {
   if (self.uid === 0) {
     throw new SkillgateError(
       "AUTHORITY_REFUSED",
-      `serve --authority runs as root; it must run as a dedicated unprivileged user that holds only the signing key and the state folder; fix: run it as that user (e.g. sudo -u skillgate skillgate serve --authority --workspace ${workspace}); ${README_HINT}`,
+      `serve --authority runs as root; it must run as a dedicated unprivileged user that holds only the signing key and the state folder; fix: run it as that user (e.g. sudo -u skillgate skillgate serve --authority --workspace ${workspace}); ${SETUP_HINT}`,
       { uid: self.uid },
     );
   }
   if (self.uid === ownerUid && !input.sameUserOk) {
     throw new SkillgateError(
       "AUTHORITY_REFUSED",
-      `serve --authority runs as ${self.user} (uid ${self.uid}), the owner of the workspace ${workspace}: an agent running as that user could read the signing key and rewrite the state, so nothing would be enforced; fix: run it as a dedicated user (${README_HINT}), or pass --same-user-ok for tests only`,
+      `serve --authority runs as ${self.user} (uid ${self.uid}), the owner of the workspace ${workspace}: an agent running as that user could read the signing key and rewrite the state, so nothing would be enforced; fix: run it as a dedicated user (${SETUP_HINT}), or pass --same-user-ok for tests only`,
       { uid: self.uid, owner: ownerUid },
     );
   }
@@ -159,7 +159,7 @@ export async function prepareStateFolder(paths: WorkspacePaths, self: Principal)
       const info = await stat(paths.root).catch(() => null);
       throw new SkillgateError(
         "AUTHORITY_REFUSED",
-        `the authority ${self.user} cannot create ${paths.skillgateDir} (${code}; workspace owner uid ${info?.uid ?? "?"}, mode ${info ? (info.mode & 0o7777).toString(8) : "?"}); fix: share the workspace with the authority's user through the owner's group: chgrp -R GROUP ${paths.root} && chmod -R g+rwX ${paths.root} && find ${paths.root} -type d -exec chmod g+s {} + (README: Authority mode)`,
+        `the authority ${self.user} cannot create ${paths.skillgateDir} (${code}; workspace owner uid ${info?.uid ?? "?"}, mode ${info ? (info.mode & 0o7777).toString(8) : "?"}); fix: share the workspace with the authority's user through the owner's group: chgrp -R GROUP ${paths.root} && chmod -R g+rwX ${paths.root} && find ${paths.root} -type d -exec chmod g+s {} + (docs/authority.md)`,
         { dir: paths.skillgateDir, errno: code },
       );
     }
@@ -185,7 +185,7 @@ export async function refuseForeignState(
   if (!info || info.uid === uid) return;
   throw new SkillgateError(
     "AUTHORITY_STATE_FOREIGN",
-    `state folder ${paths.skillgateDir} belongs to uid ${info.uid}, not to this user (uid ${uid}): the workspace is kept by a skillgate authority, and its evidence can only be written by it; fix: call the tools through it (skillgate call … --workspace ${paths.root}, or skillgate connect), after the operator starts it (README: Authority mode)`,
+    `state folder ${paths.skillgateDir} belongs to uid ${info.uid}, not to this user (uid ${uid}): the workspace is kept by a skillgate authority, and its evidence can only be written by it; fix: call the tools through it (skillgate call … --workspace ${paths.root}, or skillgate connect), after the operator starts it (docs/authority.md)`,
     { dir: paths.skillgateDir, owner: info.uid },
   );
 }

@@ -137,7 +137,7 @@ function describeIssue(
         return { text: enumText(values, value), keyPath: path };
       }
       return {
-        text: `${issue.message} (got ${describeValue(value)}); see the schema in README`,
+        text: `${issue.message} (got ${describeValue(value)}); see the keys in docs/configuration.md`,
         keyPath: path,
       };
     }

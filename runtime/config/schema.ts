@@ -9,7 +9,7 @@ export const CheckerSchema = z
     args: z
       .record(z.string(), z.unknown())
       .default({})
-      .describe("Arguments of the checker kind; see README."),
+      .describe("Arguments of the checker kind; see docs/formats.md, Checker kinds."),
   })
   .strict()
   .describe("One checker of a stage.");

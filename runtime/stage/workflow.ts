@@ -134,7 +134,7 @@ function checkCheckers(raw: unknown, at: string, label: string, out: Diagnostic[
         error(
           where,
           "CHECKER_ARGS_INVALID",
-          `${label} checker[${i}] (${c.kind}): ${problems.join("; ")}. Fix the checker's args (see README, checker kinds).`,
+          `${label} checker[${i}] (${c.kind}): ${problems.join("; ")}. Fix the checker's args (see docs/formats.md, Checker kinds).`,
         ),
       );
     }

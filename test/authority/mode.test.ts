@@ -29,7 +29,7 @@ function refusal(run: () => unknown): { code: string; message: string } | null {
 }
 
 describe("checkIdentity", () => {
-  const hint = "README section 'Authority mode' shows how to create the authority user";
+  const hint = "docs/authority.md shows how to create the authority user";
   it.each([
     {
       name: "a dedicated user serving another user's workspace",

@@ -169,7 +169,7 @@ describe.sequential("authority mode: the authority as sg-auth-a, the agent as sg
 
   it("the agent's own `serve --authority`, `init` and a local session cannot take the workspace over", async () => {
     const agent = users.runner(users.agent);
-    const foreign = `state folder ${state()} belongs to uid ${users.authority.uid}, not to this user (uid ${users.agent.uid}): the workspace is kept by a skillgate authority, and its evidence can only be written by it; fix: call the tools through it (skillgate call … --workspace ${ws}, or skillgate connect), after the operator starts it (README: Authority mode)`;
+    const foreign = `state folder ${state()} belongs to uid ${users.authority.uid}, not to this user (uid ${users.agent.uid}): the workspace is kept by a skillgate authority, and its evidence can only be written by it; fix: call the tools through it (skillgate call … --workspace ${ws}, or skillgate connect), after the operator starts it (docs/authority.md)`;
     const init = await skillgate(agent, ["init", ws], users.envB);
     expect(init.code).toBe(1);
     expect(init.stderr).toBe(`error [AUTHORITY_STATE_FOREIGN]: ${foreign}\n`);
@@ -183,7 +183,7 @@ describe.sequential("authority mode: the authority as sg-auth-a, the agent as sg
     const served = await skillgate(agent, ["serve", "--authority", "--workspace", ws], users.envB);
     expect(served.code).toBe(1);
     expect(served.stderr).toContain(
-      `error [AUTHORITY_REFUSED]: serve --authority runs as ${users.agent.name} (uid ${users.agent.uid}), the owner of the workspace ${ws}: an agent running as that user could read the signing key and rewrite the state, so nothing would be enforced; fix: run it as a dedicated user (README section 'Authority mode' shows how to create the authority user), or pass --same-user-ok for tests only\n`,
+      `error [AUTHORITY_REFUSED]: serve --authority runs as ${users.agent.name} (uid ${users.agent.uid}), the owner of the workspace ${ws}: an agent running as that user could read the signing key and rewrite the state, so nothing would be enforced; fix: run it as a dedicated user (docs/authority.md shows how to create the authority user), or pass --same-user-ok for tests only\n`,
     );
     const plain = await skillgate(
       agent,

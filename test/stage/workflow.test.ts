@@ -204,10 +204,10 @@ describe("validateWorkflow", () => {
       true,
     );
     expect(diagnostics.map((d) => d.message)).toEqual([
-      "stage 'review' (stage[0]) checker[0] (regex_count): args: pattern is not a valid regular expression. Fix the checker's args (see README, checker kinds).",
+      "stage 'review' (stage[0]) checker[0] (regex_count): args: pattern is not a valid regular expression. Fix the checker's args (see docs/formats.md, Checker kinds).",
       "stage 'review' (stage[1]): the name 'review' is already used by stage[0]; stage names must be unique, rename one.",
-      "stage 'review' (stage[1]) checker[0] (file_exists): args: give exactly one of path or paths. Fix the checker's args (see README, checker kinds).",
-      "stage 'review' (stage[1]) checker[1] (nope): unknown checker kind 'nope' (known: file_exists, markdown_headings, markdown_entries, regex_count, json_schema, command). Fix the checker's args (see README, checker kinds).",
+      "stage 'review' (stage[1]) checker[0] (file_exists): args: give exactly one of path or paths. Fix the checker's args (see docs/formats.md, Checker kinds).",
+      "stage 'review' (stage[1]) checker[1] (nope): unknown checker kind 'nope' (known: file_exists, markdown_headings, markdown_entries, regex_count, json_schema, command). Fix the checker's args (see docs/formats.md, Checker kinds).",
     ]);
   });
 
