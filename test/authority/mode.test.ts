@@ -1,7 +1,6 @@
 // Authority mode's rules as pure table tests: who may be the authority, protected hard links, groups, the state folder check.
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { chmod } from "node:fs/promises";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import {
@@ -12,11 +11,13 @@ import {
   verifyStateFolder,
 } from "../../runtime/authority/mode.js";
 import { SkillgateError } from "../../runtime/errors.js";
+import { tempRoot } from "../support/workspace.js";
 
 const WS = "/home/alice/ws";
 const authority: Principal = { uid: 990, gid: 990, user: "skillgate" };
-const base = mkdtempSync(join(tmpdir(), "sg-auth-mode-"));
-afterAll(() => rmSync(base, { recursive: true, force: true }));
+const temp = tempRoot("sg-auth-mode-");
+const base = temp.dir;
+afterAll(() => temp.cleanup());
 
 function refusal(run: () => unknown): { code: string; message: string } | null {
   try {

@@ -1,17 +1,18 @@
 // The CLI loads only the verb it runs: help still lists every verb, and `catalog` loads neither zod nor yaml.
 import { execFile } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, describe, expect, it } from "vitest";
 import { commandLoaders, commandsFor } from "../../runtime/cli/commands/index.js";
 import { MAIN } from "../mcp/helpers.js";
+import { tempRoot } from "../support/workspace.js";
 import { REPO_ROOT } from "../tools/helpers.js";
 
 const run = promisify(execFile);
-const dir = mkdtempSync(join(tmpdir(), "skillgate-lazy-"));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const temp = tempRoot("skillgate-lazy-");
+const dir = temp.dir;
+afterAll(() => temp.cleanup());
 const VERBS = [
   "init",
   "call",

@@ -1,21 +1,22 @@
 // npm test's pretest on a machine without the tools, as a user who cannot install them: it stops at once with the command.
 import { spawnSync } from "node:child_process";
-import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, rmSync, symlinkSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { chmodSync, copyFileSync, mkdirSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { findExecutable } from "../../runtime/exec/runner.js";
+import { type TempRoot, tempRoot } from "../support/workspace.js";
 import { REPO_ROOT } from "../tools/helpers.js";
 
-let dir: string | undefined;
+let temp: TempRoot | undefined;
 afterEach(() => {
-  if (dir) rmSync(dir, { recursive: true, force: true });
-  dir = undefined;
+  temp?.cleanup();
+  temp = undefined;
 });
 
 describe("scripts/test-tools.mjs (npm test's pretest)", () => {
   it("exits 1 naming the exact apt-get command when bubblewrap and the sandbox tools are missing (not root)", () => {
-    dir = mkdtempSync(join(tmpdir(), "skillgate-pretest-"));
+    temp = tempRoot("skillgate-pretest-");
+    const dir = temp.dir;
     chmodSync(dir, 0o755);
     // A PATH with node and python3 only: none of the tools the tests need.
     const bin = join(dir, "bin");

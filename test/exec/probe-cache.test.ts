@@ -1,23 +1,15 @@
 // The bwrap probe's disk cache: a full pass is reused by the next process; anything else is probed again.
-import {
-  chmodSync,
-  copyFileSync,
-  existsSync,
-  mkdtempSync,
-  realpathSync,
-  rmSync,
-  utimesSync,
-  writeFileSync,
-} from "node:fs";
-import { tmpdir } from "node:os";
+import { chmodSync, copyFileSync, existsSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { probeBwrap } from "../../runtime/exec/bwrap-probe.js";
 import { cachedProbePassed, rememberProbePassed } from "../../runtime/exec/probe-cache.js";
 import { findExecutable } from "../../runtime/exec/runner.js";
+import { tempRoot } from "../support/workspace.js";
 
-const dir = realpathSync(mkdtempSync(join(tmpdir(), "skillgate-probe-")));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const temp = tempRoot("skillgate-probe-", { realpath: true });
+const dir = temp.dir;
+afterAll(() => temp.cleanup());
 const realBwrap = findExecutable("bwrap");
 
 function copyOf(source: string, name: string): string {

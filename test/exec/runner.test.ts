@@ -1,10 +1,11 @@
 // resolveRunner: skill mapping → pack mapping → built-ins, bundled tsx/bun, pyenv shims, and every error message.
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { findExecutable, resolveRunner } from "../../runtime/exec/index.js";
+import { type TempRoot, tempRoot } from "../support/workspace.js";
 
+let temp: TempRoot;
 let root: string;
 let skillDir: string;
 let skillFile: string;
@@ -32,13 +33,14 @@ function jsonError(text: string): string {
 }
 
 beforeAll(() => {
-  root = mkdtempSync(join(tmpdir(), "skillgate-runner-"));
+  temp = tempRoot("skillgate-runner-");
+  root = temp.dir;
   skillDir = join(root, "group", "skill");
   mkdirSync(join(skillDir, "scripts"), { recursive: true });
   skillFile = join(skillDir, "scripts", "script_runner.json");
   packFile = join(root, "script_runner.json");
 });
-afterAll(() => rmSync(root, { recursive: true, force: true }));
+afterAll(() => temp.cleanup());
 
 describe("resolveRunner", () => {
   it("uses the built-ins for .py, .sh and .bash, resolving the pyenv shim to the real interpreter", async () => {

@@ -1,16 +1,18 @@
 // checkScriptPath: lexical refusals, symlink/hardlink escapes, non-regular files, and the returned real path.
-import { linkSync, mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { linkSync, mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { checkScriptPath } from "../../runtime/exec/index.js";
+import { type TempRoot, tempRoot } from "../support/workspace.js";
 
+let temp: TempRoot;
 let root: string;
 let skillDir: string;
 let outside: string;
 
 beforeAll(() => {
-  root = realpathSync(mkdtempSync(join(tmpdir(), "skillgate-scriptpath-")));
+  temp = tempRoot("skillgate-scriptpath-", { realpath: true });
+  root = temp.dir;
   skillDir = join(root, "skill");
   mkdirSync(join(skillDir, "scripts", "folder"), { recursive: true });
   writeFileSync(join(skillDir, "scripts", "ok.py"), "print(1)\n");
@@ -22,7 +24,7 @@ beforeAll(() => {
   symlinkSync("..", join(skillDir, "scripts", "up"));
   linkSync(outside, join(skillDir, "scripts", "hard.py"));
 });
-afterAll(() => rmSync(root, { recursive: true, force: true }));
+afterAll(() => temp.cleanup());
 
 describe("checkScriptPath", () => {
   it("returns the real path of a bare filename, following links that stay inside scripts/", async () => {

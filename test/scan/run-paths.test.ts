@@ -1,13 +1,14 @@
 // runScanPaths: what level 3 scans for one run (the script, plus hooks.ts only when it is a regular file).
 import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { runScanPaths } from "../../runtime/scan/index.js";
+import { tempRoot } from "../support/workspace.js";
 
-const root = mkdtempSync(join(tmpdir(), "sg-scan-paths-"));
-afterAll(() => rmSync(root, { recursive: true, force: true }));
+const temp = tempRoot("sg-scan-paths-");
+const root = temp.dir;
+afterAll(() => temp.cleanup());
 
 function skill(name: string, hooks?: (file: string) => void): { dir: string; script: string } {
   const dir = join(root, name);
