@@ -8,6 +8,7 @@ import { build } from "esbuild";
 const repo = join(dirname(fileURLToPath(import.meta.url)), "..");
 const outDir = join(repo, "dist", "cli");
 const bundleFile = join(outDir, "skillgate.cjs");
+const catalogBundleFile = join(outDir, "catalog.cjs");
 
 /**
  * Each source file's `import.meta.url` becomes the URL of its tsc-compiled twin in dist/, so every lookup
@@ -33,6 +34,12 @@ const importMetaPlugin = {
   },
 };
 
+// Defines what the plugin's rewrites call, in both bundles.
+const moduleUrlBanner = [
+  'var __skillgateRoot = require("node:path").join(__dirname, "..", "..");',
+  'var __skillgateModuleUrl = (rel) => require("node:url").pathToFileURL(require("node:path").join(__skillgateRoot, "dist", rel)).href;',
+];
+
 // What cannot live in one file: tsx registers loaders by file URL, esbuild and bun ship native binaries.
 const EXTERNAL = ["tsx", "tsx/*", "esbuild", "bun"];
 
@@ -48,8 +55,7 @@ const result = await build({
   banner: {
     js: [
       "/* skillgate CLI bundle (scripts/bundle-cli.mjs): run by dist/runtime/cli/main.js */",
-      'var __skillgateRoot = require("node:path").join(__dirname, "..", "..");',
-      'var __skillgateModuleUrl = (rel) => require("node:url").pathToFileURL(require("node:path").join(__skillgateRoot, "dist", rel)).href;',
+      ...moduleUrlBanner,
     ].join("\n"),
   },
   legalComments: "none",
@@ -78,6 +84,32 @@ if (nonAscii)
     `non-ASCII character in the bundle at offset ${nonAscii.index}; the launcher reads it as latin1`,
   );
 mkdirSync(outDir, { recursive: true });
+// `catalog ROOT [--json]` gets a small bundle of its own (no commander, config or tools): a cold scan is mostly
+// start-up, and loading the full bundle cost about a third of its CPU (docs/performance.md). It is plain CommonJS.
+const catalogResult = await build({
+  entryPoints: [join(repo, "runtime", "cli", "commands", "catalog-main.ts")],
+  bundle: true,
+  platform: "node",
+  format: "cjs",
+  target: "node20",
+  outfile: catalogBundleFile,
+  plugins: [importMetaPlugin],
+  banner: {
+    js: [
+      "/* skillgate catalog bundle (scripts/bundle-cli.mjs): run by dist/runtime/cli/main.js */",
+      ...moduleUrlBanner,
+    ].join("\n"),
+  },
+  legalComments: "none",
+  minifyWhitespace: true,
+  charset: "ascii",
+  logLevel: "warning",
+  write: false,
+});
+const catalogBody = catalogResult.outputFiles.find((file) => file.path === catalogBundleFile)?.text ?? "";
+if (catalogBody === "") throw new Error(`esbuild produced no ${catalogBundleFile}`);
+writeFileSync(`${catalogBundleFile}.${process.pid}.tmp`, catalogBody);
+renameSync(`${catalogBundleFile}.${process.pid}.tmp`, catalogBundleFile);
 writeFileSync(`${bundleFile}.${process.pid}.tmp`, wrapped);
 renameSync(`${bundleFile}.${process.pid}.tmp`, bundleFile);
 // The code caches are keyed by the bundle's content: V8 checks only its own version and the source length.
@@ -109,6 +141,8 @@ const { createRequire } = require("node:module");
 const { dirname, join } = require("node:path");
 const vm = require("node:vm");
 
+// \`catalog ROOT [--json]\` runs from its own small bundle; any other form of the verb goes to the full CLI.
+if (process.argv[2] === "catalog" && require(join(__dirname, "..", "..", "cli", "catalog.cjs")).runCatalogArgv(process.argv.slice(3))) return;
 const bundle = join(__dirname, "..", "..", "cli", "skillgate.cjs");
 // One cache per verb: each holds the functions its verb compiled (V8 cannot merge caches).
 const known = ${JSON.stringify(verbs)}.includes(process.argv[2]) ? process.argv[2] : "other";

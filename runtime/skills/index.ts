@@ -1,6 +1,7 @@
 // Public API of the skill catalog: parsing and validation of SKILL.md, discovery, and the live catalog.
 
 export { type Catalog, type CatalogOptions, createCatalog } from "./catalog.js";
+export { type CatalogIndexStore, type IndexedScan, scanSkillRootIndexed } from "./catalog-index.js";
 export { type SplitResult, splitFrontmatter } from "./frontmatter.js";
 export { metadataString } from "./metadata.js";
 export { PYTHON_HOOK_NOT_RUN, pythonHookNotes } from "./python-hook.js";

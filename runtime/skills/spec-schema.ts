@@ -113,8 +113,35 @@ export interface SpecProblem {
   field: string;
 }
 
+const ALLOWED = new Set(SPEC_ALLOWED_FIELDS);
+const PLAIN_NAME = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+const VISIBLE_ASCII = /[!-~]/;
+
+/**
+ * True only when the schema certainly passes: a lowercase ASCII name of single-hyphen words, a description
+ * with a visible character, lengths within limits counted in UTF-16 units (never fewer code points than
+ * units), no unknown field. Anything else goes to the validator, so the answer is the same either way; it
+ * spares the validator call on nearly every skill of a scan.
+ */
+function certainlyValid(frontmatter: Record<string, unknown>): boolean {
+  const { name, description, compatibility } = frontmatter;
+  if (typeof name !== "string" || name.length > MAX_NAME_LENGTH || !PLAIN_NAME.test(name)) return false;
+  if (typeof description !== "string" || description.length > MAX_DESCRIPTION_LENGTH) return false;
+  if (!VISIBLE_ASCII.test(description)) return false;
+  if (compatibility !== undefined) {
+    if (typeof compatibility !== "string" || compatibility.length > MAX_COMPATIBILITY_LENGTH) return false;
+  }
+  const tools = frontmatter["allowed-tools"];
+  if (tools !== undefined && typeof tools !== "string") {
+    if (!Array.isArray(tools) || !tools.every((tool) => typeof tool === "string")) return false;
+  }
+  for (const key in frontmatter) if (!ALLOWED.has(key)) return false;
+  return Object.getOwnPropertySymbols(frontmatter).length === 0;
+}
+
 /** Every rule the (name-normalised) frontmatter breaks, each once, in field order. */
 export function checkSpecRules(frontmatter: Record<string, unknown>): SpecProblem[] {
+  if (certainlyValid(frontmatter)) return [];
   const validate = frontmatterValidator();
   if (validate(frontmatter)) return [];
   const problems: SpecProblem[] = [];

@@ -1,7 +1,11 @@
 // Small text helpers for skill validation: code point lengths, truncation, and showing bad values in messages.
 
+const SURROGATE = /[\ud800-\udfff]/;
+
 /** Length in Unicode code points (an emoji is one character), not UTF-16 units. */
 export function codePointLength(text: string): number {
+  // No surrogate means one unit per code point; the scan is native and spares the JS loop.
+  if (!SURROGATE.test(text)) return text.length;
   let count = 0;
   for (let index = 0; index < text.length; index++) {
     const unit = text.charCodeAt(index);

@@ -4,6 +4,7 @@ import path from "node:path";
 import { PYTHON_HOOK_NOT_RUN, pythonHookDiagnostic } from "./python-hook.js";
 import { compareCodePoints } from "./text.js";
 import { errorCode, isInside, notRegular, readSkillFile } from "./tree-read.js";
+import type { ScanRecorder } from "./tree-record.js";
 import type { Diagnostic, SkillRecord, ValidationMode } from "./types.js";
 import { parseSkillFile } from "./validate.js";
 
@@ -33,12 +34,15 @@ export interface SkillFolder {
   isRegular: boolean;
   /** The real skill root when SKILL.md is a symlink: its target must stay inside. */
   linkRoot: string | undefined;
+  /** Told what the record depends on, for the on-disk index (tree-record.ts). */
+  recorder?: ScanRecorder | undefined;
 }
 
 /** Loads one skill folder: its record, or the diagnostics it was skipped with. */
 export function loadSkillRecord(folder: SkillFolder): { skill: SkillRecord } | { skipped: Diagnostic[] } {
-  const { dir, scriptsEntries, hasHooks } = folder;
+  const { dir, scriptsEntries, hasHooks, recorder } = folder;
   const file = childPath(dir, SKILL_FILE);
+  if (recorder) recordSkillFolder(recorder, file, folder);
   const read = folder.isRegular
     ? readSkillFile(file, folder.linkRoot)
     : { ok: false as const, diagnostic: notRegular(file) };
@@ -73,6 +77,17 @@ export function loadSkillRecord(folder: SkillFolder): { skill: SkillRecord } | {
       diagnostics: withPythonHook(parsed.diagnostics, dir, scriptsEntries, hasHooks),
     },
   };
+}
+
+/** What one skill's record depends on beyond its folder listing: SKILL.md, scripts/__init__.py, symlinked scripts. */
+function recordSkillFolder(recorder: ScanRecorder, file: string, folder: SkillFolder): void {
+  if (folder.linkRoot !== undefined) recorder.volatile();
+  else if (folder.isRegular) recorder.file(file);
+  for (const entry of folder.scriptsEntries) {
+    if (entry.isSymbolicLink()) recorder.volatile();
+    else if (entry.name === "__init__.py" && entry.isFile())
+      recorder.file(childPath(childPath(folder.dir, SCRIPTS_DIR), entry.name));
+  }
 }
 
 /**
@@ -190,10 +205,13 @@ export function scriptNames(scriptsDir: string, entries: Dirent[]): string[] {
   return names.sort(compareCodePoints);
 }
 
-export function readEntries(dir: string): Dirent[] | undefined {
+/** The listing of `dir`, or undefined when it cannot be read (a recorder is told either way). */
+export function readEntries(dir: string, recorder?: ScanRecorder): Dirent[] | undefined {
   try {
+    recorder?.dir(dir);
     return fs.readdirSync(dir, { withFileTypes: true });
   } catch {
+    recorder?.volatile();
     return undefined;
   }
 }

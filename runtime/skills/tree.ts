@@ -25,6 +25,7 @@ import {
   withPythonHook,
 } from "./tree-files.js";
 import { errorCode } from "./tree-read.js";
+import type { ScanRecorder } from "./tree-record.js";
 import type { CatalogSnapshot, Diagnostic, SkillRecord, ValidationMode } from "./types.js";
 
 // Not walk/'s walker: this walk is sync and decides per folder (SKILL.md, hooks.ts, scripts/ before sub-folders; refreshDir
@@ -53,7 +54,11 @@ export class SkillTree {
   private limitDiagnostic: Diagnostic | null = null;
   rootMissing: Diagnostic | null = null;
 
-  constructor(root: string, options: ScanOptions = {}) {
+  /** Set for a one-off scan whose result goes into the on-disk index: told what each result depends on. */
+  private readonly recorder: ScanRecorder | undefined;
+
+  constructor(root: string, options: ScanOptions = {}, recorder?: ScanRecorder) {
+    this.recorder = recorder;
     this.root = path.resolve(root);
     this.mode = options.mode ?? "ucagent";
     this.maxDepth = options.maxDepth ?? DEFAULT_MAX_DEPTH;
@@ -73,8 +78,10 @@ export class SkillTree {
     if (resolved.realRoot !== undefined) this.realRoot = resolved.realRoot;
     if (resolved.missing) {
       this.rootMissing = resolved.missing;
+      this.recorder?.volatile();
       return;
     }
+    this.recorder?.root(this.realRoot);
     this.walk(this.root, "", 0, undefined);
     // The walk visits folders in catalog order, so insertion order is already sorted.
     this.orderedIds = [...this.skills.keys()];
@@ -176,8 +183,10 @@ export class SkillTree {
     let entries = preread;
     if (!entries) {
       try {
+        this.recorder?.dir(dir);
         entries = fs.readdirSync(dir, { withFileTypes: true });
       } catch (error) {
+        this.recorder?.volatile();
         this.dirs.set(dir, { id, depth, children: [] });
         this.addWalkDiagnostic(dir, unreadableDir(dir, error));
         return;
@@ -207,6 +216,7 @@ export class SkillTree {
       if (entry.isDirectory()) {
         if (!SKIPPED_DIRS.has(name)) subdirs.push(entry);
       } else if (entry.isSymbolicLink() && name !== SKILL_FILE && name !== HOOKS_FILE) {
+        this.recorder?.volatile();
         const escaped = dirSymlinkEscape(dir, entry, this.realRoot);
         if (escaped) this.addWalkDiagnostic(dir, escaped);
       }
@@ -222,7 +232,7 @@ export class SkillTree {
         this.limitDiagnostic = skillLimit(this.root, this.maxSkills);
       } else {
         const scriptsDirent = subdirs.find((entry) => entry.name === SCRIPTS_DIR);
-        if (scriptsDirent) scriptsEntries = readEntries(childPath(dir, SCRIPTS_DIR));
+        if (scriptsDirent) scriptsEntries = readEntries(childPath(dir, SCRIPTS_DIR), this.recorder);
         const loaded = loadSkillRecord({
           dir,
           id,
@@ -232,6 +242,7 @@ export class SkillTree {
           scriptsEntries: scriptsEntries ?? [],
           isRegular: skillEntry.isFile() || skillEntry.isSymbolicLink(),
           linkRoot: skillEntry.isSymbolicLink() ? this.realRoot : undefined,
+          recorder: this.recorder,
         });
         if ("skipped" in loaded) this.skippedByDir.set(dir, loaded.skipped);
         else this.skills.set(dir, loaded.skill);

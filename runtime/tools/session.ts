@@ -1,13 +1,21 @@
 // Opens a workspace for the tools: layered config, init when needed, runtime config, live skill catalog, stage engine.
+import { createHash } from "node:crypto";
 import { existsSync } from "node:fs";
-import { resolve } from "node:path";
+import { mkdir } from "node:fs/promises";
+import { join, resolve } from "node:path";
 import type { SkillgateConfig } from "../config/index.js";
 import { loadConfig, skillFlagsFromArgv, skillgateHome } from "../config/index.js";
 import { workspacePaths } from "../contracts/index.js";
-import type { CatalogSnapshot } from "../skills/index.js";
-import { createCatalog, scanSkillRoot } from "../skills/index.js";
+import type { CatalogIndexStore, CatalogSnapshot } from "../skills/index.js";
+import { createCatalog, scanSkillRoot, scanSkillRootIndexed } from "../skills/index.js";
 import { createStageEngine, validateWorkflow } from "../stage/index.js";
-import { type InitProgress, type InitReport, initWorkspace, readRuntimeConfig } from "../workspace/index.js";
+import {
+  type InitProgress,
+  type InitReport,
+  initWorkspace,
+  readRuntimeConfig,
+  writeFileAtomic,
+} from "../workspace/index.js";
 import type { Session } from "./types.js";
 
 export interface SkillFlags {
@@ -89,7 +97,7 @@ export async function openSession(options: OpenSessionOptions): Promise<OpenedSe
   const skillsEnabled = config.skill.use_skill;
   const catalog =
     options.catalog === "static"
-      ? staticCatalog(paths.skillsDir, skillsEnabled)
+      ? staticCatalog(paths.skillsDir, skillsEnabled, skillgateHome(options.env))
       : liveCatalog(paths.skillsDir, skillsEnabled);
   const engine = await createStageEngine({
     paths,
@@ -137,12 +145,35 @@ function liveCatalog(skillsDir: string, skillsEnabled: boolean): () => CatalogSn
   };
 }
 
-/** One scan, taken on first use and kept: what a one-shot process sees of the skill folder. */
-function staticCatalog(skillsDir: string, skillsEnabled: boolean): () => CatalogSnapshot | null {
+/**
+ * One scan, taken on first use and kept: what a one-shot process sees of the skill folder. It is served from
+ * the catalog index in `$SKILLGATE_HOME/cache/catalog/` when nothing it rests on changed (skills/catalog-index.ts).
+ */
+function staticCatalog(
+  skillsDir: string,
+  skillsEnabled: boolean,
+  home: string,
+): () => CatalogSnapshot | null {
   let snapshot: CatalogSnapshot | null | undefined;
   return () => {
     if (!skillsEnabled) return null;
-    snapshot ??= existsSync(skillsDir) ? scanSkillRoot(skillsDir) : null;
+    snapshot ??= existsSync(skillsDir)
+      ? scanSkillRootIndexed(skillsDir, catalogIndexStore(home, skillsDir)).snapshot
+      : null;
     return snapshot;
+  };
+}
+
+function catalogIndexStore(home: string, skillsDir: string): CatalogIndexStore {
+  const folder = join(home, "cache", "catalog");
+  const name = createHash("sha256").update(resolve(skillsDir)).digest("hex").slice(0, 32);
+  return {
+    file: join(folder, `${name}.index`),
+    write: (file, text) => {
+      // A cache: when it cannot be written the next call scans again, which is the same answer, only slower.
+      void mkdir(folder, { recursive: true, mode: 0o700 })
+        .then(() => writeFileAtomic(file, text, { mode: 0o600 }))
+        .catch(() => undefined);
+    },
   };
 }
