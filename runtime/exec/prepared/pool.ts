@@ -17,9 +17,12 @@ export function planKey(argv: readonly string[], runId: string, req: RunRequest)
   return JSON.stringify([masked, req.cwd, req.limits.maxProcesses, req.limits.memoryBytes]);
 }
 
+/** Longest a sandbox may take to reach its hand-shake before the pool gives up on it. */
+const HOLD_TIMEOUT_MS = 30_000;
+
 export class PreparedPool {
   readonly stats: PreparedStats = { prepared: 0, adopted: 0, discarded: 0 };
-  private waiting: Promise<HeldSandbox | null> | null = null;
+  private pending: { promise: Promise<HeldSandbox | null>; done: boolean } | null = null;
   /** Held and not yet handed to a run: what close() and process exit kill. */
   private readonly idle = new Set<HeldSandbox>();
   private lastKey: string | null = null;
@@ -33,11 +36,15 @@ export class PreparedPool {
     process.on("exit", this.onExit);
   }
 
-  /** The sandbox made for the next run (awaited if still being made), removed from the pool: nobody else gets it. */
+  /**
+   * The sandbox made for the next run, removed from the pool: nobody else gets it. One still being made is left
+   * to finish for a later run (this one starts fresh rather than wait on it).
+   */
   async take(): Promise<HeldSandbox | null> {
-    const waiting = this.waiting;
-    this.waiting = null;
-    const held = waiting === null ? null : await waiting;
+    const pending = this.pending;
+    if (pending === null || !pending.done) return null;
+    this.pending = null;
+    const held = await pending.promise;
     if (held !== null) this.idle.delete(held);
     return held;
   }
@@ -60,27 +67,43 @@ export class PreparedPool {
   afterRun(key: string | null, served: boolean, req: RunRequest, deps: HoldDeps): void {
     const repeated = key !== null && (served || key === this.lastKey);
     this.lastKey = key;
-    if (!repeated || this.closed || this.waiting !== null) return;
-    this.waiting = new Promise<void>((resolve) => setImmediate(resolve))
+    if (!repeated || this.closed || this.pending !== null) return;
+    let timer: NodeJS.Timeout | undefined;
+    const entry = { promise: Promise.resolve<HeldSandbox | null>(null), done: false };
+    const made = new Promise<void>((resolve) => setImmediate(resolve))
       .then(() => this.hold(req, deps))
-      .then(
-        (held) => {
-          if (held === null) return null;
-          if (this.closed) {
-            held.discard();
-            return null;
-          }
-          this.stats.prepared++;
-          this.idle.add(held);
-          return held;
-        },
-        () => null,
-      );
+      .catch(() => null);
+    // A set-up that never reaches the hand-shake must not hold the pool forever.
+    const timedOut = new Promise<"timeout">((resolve) => {
+      timer = setTimeout(() => resolve("timeout"), HOLD_TIMEOUT_MS);
+      timer.unref();
+    });
+    entry.promise = Promise.race([made, timedOut]).then((held) => {
+      clearTimeout(timer);
+      entry.done = true;
+      if (held === "timeout") {
+        if (this.pending === entry) this.pending = null;
+        void made.then((late) => late?.discard());
+        return null;
+      }
+      if (held === null) {
+        if (this.pending === entry) this.pending = null;
+        return null;
+      }
+      if (this.closed) {
+        held.discard();
+        return null;
+      }
+      this.stats.prepared++;
+      this.idle.add(held);
+      return held;
+    });
+    this.pending = entry;
   }
 
   /** Resolves once no sandbox is being made (benchmarks wait for it so background work never overlaps a timing). */
   async settled(): Promise<void> {
-    await this.waiting;
+    await this.pending?.promise;
   }
 
   /** Host pids of the held sandboxes (bwrap and its sandbox child), none of which runs skill code yet. */
@@ -91,8 +114,8 @@ export class PreparedPool {
   /** Kills every held sandbox; with `reopen` the pool keeps working afterwards (tests), else it prepares no more. */
   async close(reopen = false): Promise<void> {
     this.closed = true;
-    await this.waiting?.catch(() => null);
-    this.waiting = null;
+    await this.pending?.promise;
+    this.pending = null;
     for (const held of this.idle) {
       this.stats.discarded++;
       held.discard();
