@@ -50,10 +50,16 @@ async function planAndPrepare(
   if (held === null || mismatch(held, ready.prepared, req) === null) {
     return { plan: planned.plan, prepared: ready.prepared, runId, held };
   }
-  // Not this run's sandbox: it is killed unused and the run gets a fresh one, built for its own plan.
+  // Not this run's sandbox: it is killed unused and the run gets a fresh one, built for its own plan under a new
+  // run id (the plan is kept: planning warns once per process, and nothing in it depends on the held sandbox).
   ready.prepared.setup?.release();
   pool?.discard(held);
-  return planAndPrepare(req, null, pool, deps, platform, hostEnv);
+  const freshId = `sg-${randomUUID()}`;
+  const plan = { ...planned.plan, runId: freshId, env: { ...planned.plan.env, SKILLGATE_RUN_ID: freshId } };
+  const again = await prepareRun(plan, hostEnv, deps.cgroupRoot);
+  return "stopped" in again
+    ? { stopped: again.stopped, runId: freshId, held: null }
+    : { plan, prepared: again.prepared, runId: freshId, held: null };
 }
 
 /** Runs `req`; every outcome (including refusals) is one RunResult, only our own bugs throw. */
