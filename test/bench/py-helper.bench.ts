@@ -5,7 +5,7 @@ import { afterAll, beforeAll, bench, describe } from "vitest";
 import { installationPrefix } from "../../runtime/exec/bwrap.js";
 import { createPidsCgroup } from "../../runtime/exec/cgroup.js";
 import { bwrapArgv, findExecutable, runScript } from "../../runtime/exec/index.js";
-import { sharedPreparedPool } from "../../runtime/exec/prepared/pool.js";
+import { PreparedPool, sharedPreparedPool } from "../../runtime/exec/prepared/pool.js";
 import { callTool } from "../../runtime/tools/index.js";
 import { type PreparedCommand, prepareCommand, requestFor } from "../../runtime/tools/run-skill-script.js";
 import type { OpenedSession } from "../../runtime/tools/session.js";
@@ -30,6 +30,8 @@ let bwrapPrefix: string[] = [];
 // Every variant runs with a fresh sandbox except "tool.l2.prep": it alone may take the sandbox prepared for it.
 process.env.SKILLGATE_PREPARED_SANDBOX = "0";
 const pool = sharedPreparedPool({});
+/** A pool of its own for the exec-layer variant, so it never takes the sandbox held for the tool variant. */
+const execPool = new PreparedPool();
 
 async function runTool(session: OpenedSession): Promise<void> {
   const result = await callTool(session, "RunSkillScript", { commands: [COMMAND] });
@@ -141,12 +143,16 @@ beforeAll(async () => {
     await runTool(session2);
     await runTool(session1);
     await runExec(session2, prepared2);
+    await runExec(session2, prepared2, { prepared: execPool });
+    await execPool.settled();
     await spawnPlain([python, prepared2.scriptPath, ...ARGS.split(" ")], level2.ws);
     await spawnPlain([...bwrapPrefix, python, prepared2.scriptPath, ...ARGS.split(" ")], level2.ws);
   }
 }, 120_000);
 
-afterAll(() => {
+afterAll(async () => {
+  await execPool.close();
+  await pool?.close();
   level2.cleanup();
   level1.cleanup();
   if (samples.get("plain").length === 0) return; // set-up failed: vitest reports why
@@ -184,6 +190,14 @@ afterAll(() => {
       name: "runScript only (exec layer), level 2",
       ours: m("exec.l2"),
       baseline: plain,
+      target: "",
+      met: null,
+    },
+    {
+      name: "runScript only (exec layer), level 2, prepared sandbox",
+      ours: m("exec.l2.prep"),
+      baseline: plain,
+      ratio: ratioSpread("exec.l2.prep", "plain").median,
       target: "",
       met: null,
     },
@@ -234,7 +248,7 @@ afterAll(() => {
   printTable(".py helpers: RunSkillScript through callTool vs the interpreter", rows, {
     notes: [
       `${ITERATIONS} rounds, all variants interleaved in each round; medians of performance.now() around each call.`,
-      `prepared vs plain, per-round ratios: ${prepared.text}; fresh vs plain: ${fresh.text}; load average ${os
+      `prepared vs plain, per-round ratios: ${prepared.text}; fresh vs plain: ${fresh.text}; exec layer prepared vs plain: ${ratioSpread("exec.l2.prep", "plain").text}; load average ${os
         .loadavg()
         .map((x) => x.toFixed(1))
         .join(" ")}`,
@@ -271,6 +285,11 @@ describe(".py helpers", () => {
       await samples.timeAsync("tool.l2", () => runTool(session2));
       await samples.timeAsync("tool.l1", () => runTool(session1));
       await samples.timeAsync("exec.l2", () => runExec(session2, prepared2));
+      const adopted = execPool.stats.adopted;
+      await samples.timeAsync("exec.l2.prep", () => runExec(session2, prepared2, { prepared: execPool }));
+      if (execPool.stats.adopted !== adopted + 1)
+        throw new Error("exec.l2.prep: the prepared sandbox was not used");
+      await execPool.settled();
       await samples.timeAsync("exec.l1", () => runExec(session1, prepared1));
       await samples.timeAsync("exec.l2.nocg", () => runExec(session2, prepared2, NO_CGROUP));
       await samples.timeAsync("exec.l1.nocg", () => runExec(session1, prepared1, NO_CGROUP));
