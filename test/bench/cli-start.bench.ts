@@ -10,7 +10,12 @@ import { percentile, printTable, type Row, Samples } from "./report.js";
 import { PLAIN_ENV, spawnPlain } from "./spawn.js";
 import { BENCH_SKILL, type BenchWorkspace, makeBenchWorkspace } from "./workspace.js";
 
-const ROUNDS = 15;
+const ROUNDS = Number(process.env.SKILLGATE_BENCH_ROUNDS ?? 15);
+/** SKILLGATE_BENCH_ROWS=run (or catalog,list,list20k,run, comma-separated): only those rows, for iterating on one. */
+const ROWS = new Set((process.env.SKILLGATE_BENCH_ROWS ?? "catalog,list,list20k,run").split(","));
+const want = (row: string): boolean => ROWS.has(row);
+/** SKILLGATE_BENCH_BEFORE=<other build>/dist/runtime/cli/main.js: that build's `call RunSkillScript` too, same rounds. */
+const BEFORE = process.env.SKILLGATE_BENCH_BEFORE;
 const dir = mkdtempSync(join(tmpdir(), "skillgate-bench-cli-"));
 const catalogRoot = join(dir, "catalog");
 const ucagentScan = join(dir, "ucagent_scan.py");
@@ -18,6 +23,8 @@ const samples = new Samples();
 const ratios = new Samples();
 let small: BenchWorkspace;
 let large: BenchWorkspace;
+/** The other build's own workspace: its setfacl calls would move the ctimes our grant cache keys on. */
+let beforeWs: BenchWorkspace | undefined;
 let python = "";
 
 /** What UCAgent's `_scan_skills` does per skill: rglob, the frontmatter regex, yaml.safe_load, the scripts/ listing. */
@@ -75,6 +82,22 @@ const skillgate = (bw: BenchWorkspace, ...args: string[]) =>
     bw.dir,
     envFor(bw),
   );
+const skillgateBefore = (bw: BenchWorkspace) =>
+  spawnPlain(
+    [
+      process.execPath,
+      BEFORE as string,
+      "call",
+      "RunSkillScript",
+      RUN_PY,
+      "--workspace",
+      bw.ws,
+      "--config",
+      bw.configFile,
+    ],
+    bw.dir,
+    envFor(bw),
+  );
 const RUN_PY = JSON.stringify({ commands: [[BENCH_SKILL, "helper.py", "a bb ccc"]] });
 
 async function timed(key: string, run: () => Promise<string>): Promise<number> {
@@ -87,39 +110,50 @@ async function timed(key: string, run: () => Promise<string>): Promise<number> {
 
 beforeAll(async () => {
   ensureBuilt();
-  writeCatalogTree();
+  if (want("catalog")) writeCatalogTree();
   writeFileSync(ucagentScan, UCAGENT_SCAN);
   // The real interpreter (a pyenv shim is a shell script that costs more than the scan's start-up).
   python = execFileSync("python3", ["-c", "import sys; print(sys.executable)"], { encoding: "utf8" }).trim();
   try {
-    execFileSync(python, ["-c", "import yaml"]);
+    if (want("catalog")) execFileSync(python, ["-c", "import yaml"]);
   } catch {
     throw new Error(`PyYAML is missing for ${python}: python3 -m pip install pyyaml (.ci/run installs it)`);
   }
   small = makeBenchWorkspace();
   await (await small.open()).catalog();
-  large = makeBenchWorkspace({ extraSkills: 20_000 });
-  await (await large.open()).catalog();
+  if (BEFORE !== undefined && want("run")) {
+    beforeWs = makeBenchWorkspace();
+    await (await beforeWs.open()).catalog();
+    for (let i = 0; i < 2; i++) await skillgateBefore(beforeWs);
+  }
+  if (want("list20k")) {
+    large = makeBenchWorkspace({ extraSkills: 20_000 });
+    await (await large.open()).catalog();
+  }
   // Warm: page cache, the per-verb V8 code caches (written by the first run of each verb).
   for (let i = 0; i < 2; i++) {
-    await spawnPlain([process.execPath, BUILT_MAIN, "catalog", catalogRoot, "--json"], dir, envFor(small));
-    await skillgate(small, "call", "ListSkill");
-    await skillgate(small, "call", "RunSkillScript", RUN_PY);
-    await skillgate(large, "call", "ListSkill");
+    if (want("catalog"))
+      await spawnPlain([process.execPath, BUILT_MAIN, "catalog", catalogRoot, "--json"], dir, envFor(small));
+    if (want("list")) await skillgate(small, "call", "ListSkill");
+    if (want("run")) await skillgate(small, "call", "RunSkillScript", RUN_PY);
+    if (want("list20k")) await skillgate(large, "call", "ListSkill");
   }
 }, 600_000);
 
 afterAll(() => {
   report();
   small?.cleanup();
+  beforeWs?.cleanup();
   large?.cleanup();
   removeTree(dir);
 }, 600_000);
 
 function report(): void {
-  if (ratios.get("catalog").length === 0) return; // set-up failed: vitest reports why
+  if (samples.get("node0").length === 0) return; // set-up failed: vitest reports why
   const spread = (key: string) =>
-    `${percentile(ratios.get(key), 10).toFixed(2)}x-${percentile(ratios.get(key), 90).toFixed(2)}x`;
+    ratios.get(key).length === 0
+      ? "not run"
+      : `${percentile(ratios.get(key), 10).toFixed(2)}x-${percentile(ratios.get(key), 90).toFixed(2)}x`;
   const m = (key: string) => samples.median(key);
   const rows: Row[] = [
     {
@@ -159,11 +193,17 @@ function report(): void {
       met: ratios.median("run") <= 4,
     },
   ];
-  printTable("One-shot CLI processes (whole process each, built dist/)", rows, {
+  const measured = rows.filter((_, index) => want(["catalog", "list", "list20k", "run"][index] as string));
+  printTable("One-shot CLI processes (whole process each, built dist/)", measured, {
     notes: [
       `${ROUNDS} rounds, every variant once per round (interleaved); the ratio is the median of per-round ratios.`,
       `Per-round ratio spread (p10-p90): catalog ${spread("catalog")}, ListSkill ${spread("list")}, ListSkill 20k ${spread("list20k")}, RunSkillScript ${spread("run")}.`,
       `Speed-up of catalog over the Python scan: ${(1 / ratios.median("catalog")).toFixed(1)}x.`,
+      ...(BEFORE === undefined || !want("run")
+        ? []
+        : [
+            `RunSkillScript of the build ${BEFORE}: median ${samples.median("run.before").toFixed(1)} ms, ${ratios.median("run.before").toFixed(2)}x python (${spread("run.before")}); this build / that one per round: ${ratios.median("run.vs-before").toFixed(2)}x (${spread("run.vs-before")}).`,
+          ]),
     ],
   });
 }
@@ -174,25 +214,37 @@ describe("one-shot CLI processes", () => {
     async () => {
       const env = envFor(small);
       const node0 = await timed("node0", () => spawnPlain([process.execPath, "-e", "0"], dir, env));
-      const scan = await timed("catalog.python", () =>
-        spawnPlain([python, ucagentScan, catalogRoot], dir, env),
-      );
-      const ours = await timed("catalog.ours", () =>
-        spawnPlain([process.execPath, BUILT_MAIN, "catalog", catalogRoot, "--json"], dir, env),
-      );
-      ratios.add("catalog", ours / scan);
-      ratios.add("list", (await timed("list.ours", () => skillgate(small, "call", "ListSkill"))) / node0);
-      ratios.add(
-        "list20k",
-        (await timed("list20k.ours", () => skillgate(large, "call", "ListSkill"))) / node0,
-      );
-      const py = await timed("run.python", () =>
-        spawnPlain([python, small.scriptPath("helper.py"), "a", "bb", "ccc"], small.ws, env),
-      );
-      ratios.add(
-        "run",
-        (await timed("run.ours", () => skillgate(small, "call", "RunSkillScript", RUN_PY))) / py,
-      );
+      if (want("catalog")) {
+        const scan = await timed("catalog.python", () =>
+          spawnPlain([python, ucagentScan, catalogRoot], dir, env),
+        );
+        const ours = await timed("catalog.ours", () =>
+          spawnPlain([process.execPath, BUILT_MAIN, "catalog", catalogRoot, "--json"], dir, env),
+        );
+        ratios.add("catalog", ours / scan);
+      }
+      if (want("list"))
+        ratios.add("list", (await timed("list.ours", () => skillgate(small, "call", "ListSkill"))) / node0);
+      if (want("list20k"))
+        ratios.add(
+          "list20k",
+          (await timed("list20k.ours", () => skillgate(large, "call", "ListSkill"))) / node0,
+        );
+      if (want("run")) {
+        const py = await timed("run.python", () =>
+          spawnPlain([python, small.scriptPath("helper.py"), "a", "bb", "ccc"], small.ws, env),
+        );
+        ratios.add(
+          "run",
+          (await timed("run.ours", () => skillgate(small, "call", "RunSkillScript", RUN_PY))) / py,
+        );
+        if (beforeWs !== undefined) {
+          const other = beforeWs;
+          const before = await timed("run.before", () => skillgateBefore(other));
+          ratios.add("run.before", before / py);
+          ratios.add("run.vs-before", (samples.get("run.ours").at(-1) as number) / before);
+        }
+      }
     },
     { iterations: ROUNDS, warmupIterations: 0, time: 0 },
   );

@@ -4,7 +4,6 @@ import { skillgateHome } from "../../config/index.js";
 import type { ErrorCode } from "../../errors.js";
 import type { RunRequest, RunResult } from "../../exec/index.js";
 import { privateTmpDir, runPlanFor, tsCacheDir, withTsFastPath } from "../../exec/index.js";
-import { runScanPaths, scanFiles } from "../../scan/index.js";
 import { workspaceRelative } from "../results.js";
 import type { Session } from "../types.js";
 import type { PreparedCommand } from "./commands.js";
@@ -59,10 +58,16 @@ export async function requestFor(
     workspaceBudget: plan.workspaceBudget,
     sandboxLevel: plan.sandboxLevel,
     allowUnsandboxed: session.config.exec.allow_unsandboxed,
-    scan: (paths) => scanFiles(paths),
+    // The scan (zod rule schemas, rules.yaml) loads only for level 3, the one level that runs it.
+    scan: async (paths) => (await import("../../scan/index.js")).scanFiles(paths),
     // Level 3 also scans the skill's hooks.ts: hooks are code of the same author.
     ...(plan.sandboxLevel === 3
-      ? { scanPaths: await runScanPaths(command.scriptPath, command.skill.dir) }
+      ? {
+          scanPaths: await (await import("../../scan/index.js")).runScanPaths(
+            command.scriptPath,
+            command.skill.dir,
+          ),
+        }
       : {}),
     scanApproved: session.config.exec.approve_scan_findings.includes(command.skill.id),
   };
