@@ -34,6 +34,12 @@ export interface PidsCgroup {
   seal(): void;
   /** SIGKILLs every member until none is left (bounded), then removes the folder. */
   destroy(): void;
+  /**
+   * destroy() without blocking the thread: forks are stopped and every member is killed now; the folders go as
+   * soon as the kernel lets go of them (a killed process stays a member until it is reaped), retried on short
+   * timers that keep the process alive for at most ~150 ms. Resolves when removed or handed to the slow retries.
+   */
+  release(): Promise<void>;
 }
 
 function writeFile(file: string, value: string): boolean {
@@ -155,6 +161,18 @@ export function createPidsCgroup(
       return [];
     }
   };
+  /** One SIGKILL to every member; false when there was none. */
+  const killMembers = (): boolean => {
+    const pids = members();
+    for (const pid of pids) {
+      try {
+        process.kill(pid, "SIGKILL");
+      } catch {
+        // already gone
+      }
+    }
+    return pids.length > 0;
+  };
   return {
     cgroup: {
       dir,
@@ -187,23 +205,36 @@ export function createPidsCgroup(
       },
       destroy(): void {
         writeFile(join(dir, "pids.max"), "0");
-        for (let round = 0; round < 200; round++) {
-          const pids = members();
-          if (pids.length === 0) break;
-          for (const pid of pids) {
-            try {
-              process.kill(pid, "SIGKILL");
-            } catch {
-              // already gone
-            }
-          }
-        }
+        for (let round = 0; round < 200; round++) if (!killMembers()) break;
         removeWhenEmpty(dir, 50);
         if (separateMemory) removeWhenEmpty(memoryDir, 50);
+      },
+      release(): Promise<void> {
+        writeFile(join(dir, "pids.max"), "0");
+        const removed = (): boolean =>
+          !killMembers() && rmdirQuiet(dir) && (!separateMemory || rmdirQuiet(memoryDir));
+        if (removed()) return Promise.resolve();
+        return new Promise((resolve) => {
+          let attempt = 0;
+          const retry = (): void => {
+            attempt++;
+            if (removed()) resolve();
+            else if (attempt < RELEASE_ATTEMPTS) setTimeout(retry, attempt < 20 ? 1 : 10);
+            else {
+              removeWhenEmpty(dir, 50, 0);
+              if (separateMemory) removeWhenEmpty(memoryDir, 50, 0);
+              resolve();
+            }
+          };
+          setTimeout(retry, 1);
+        });
       },
     },
   };
 }
+
+/** Timer rounds of release() (20 at 1 ms, then 10 ms apart: ~150 ms at most) before the slow background retries. */
+const RELEASE_ATTEMPTS = 30;
 
 /** The v1 pids cgroup folder of this process's main thread, or null on cgroup v2. */
 function ownThreadCgroup(root: string): string | null {

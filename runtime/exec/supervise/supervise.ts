@@ -151,7 +151,8 @@ export async function supervise(input: SuperviseInput): Promise<Supervised> {
   (net as UserNet | null)?.stop();
   const oomKilled = cgroup?.oomKilled() ?? false;
   memory.finish(cgroup?.peakBytes() ?? null);
-  cgroup?.destroy();
+  // Every member is killed now; the folders go once the kernel has reaped them, while the result is recorded.
+  void cgroup?.release();
   await drain([stdout, stderr], 500);
 
   return {
