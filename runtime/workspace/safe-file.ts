@@ -231,6 +231,11 @@ export async function listWorkspaceDir(
   let truncated = false;
   // Sub-folders are listed by descriptor (at(child)): a folder swapped for a symlink after the listing is not followed.
   const visit = async (entry: WalkEntry): Promise<VisitResult> => {
+    // Bounded here, not by the walker: a name that vanished before it was opened does not count.
+    if (entries.length >= maxEntries) {
+      truncated = true;
+      return false;
+    }
     const child = await openVerified(realRoot, entry.path, `${shown}/${entry.rel}`, { follow: false }).catch(
       () => null,
     );
@@ -241,7 +246,7 @@ export async function listWorkspaceDir(
     return false;
   };
   try {
-    ({ truncated } = await walkTree(at(top), { fs: NAMES_ONLY, maxDepth: maxDepth - 1, maxEntries }, visit));
+    await walkTree(at(top), { fs: NAMES_ONLY, maxDepth: maxDepth - 1 }, visit);
   } catch (error) {
     throw ioError(error, "list", shown);
   } finally {
