@@ -88,7 +88,11 @@ function view(run: CommandRecord): string {
 }
 
 beforeAll(async () => {
-  bed = await makeBed({ skills: [{ name: "probe", scripts: { "probe.py": PROBE_PY } }] });
+  // A loaded machine must not turn a probe into a timeout (the limits are not what these tests are about).
+  bed = await makeBed({
+    skills: [{ name: "probe", scripts: { "probe.py": PROBE_PY } }],
+    exec: { timeout_seconds: 60 },
+  });
   restoreHome = useBedHome(bed);
   canaries = hostCanaries(bed);
   mkdirSync(join(bed.ws, "out"), { recursive: true });

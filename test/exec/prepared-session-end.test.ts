@@ -47,7 +47,10 @@ async function until<T>(what: string, probe: () => T, done: (value: T) => boolea
 }
 
 beforeAll(async () => {
-  bed = await makeBed({ skills: [{ name: "hello", scripts: { "hello.py": HELPER_PY } }] });
+  bed = await makeBed({
+    skills: [{ name: "hello", scripts: { "hello.py": HELPER_PY } }],
+    exec: { timeout_seconds: 60 },
+  });
 });
 
 afterAll(async () => {
