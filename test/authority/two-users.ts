@@ -1,17 +1,10 @@
 // Two real OS users for authority-mode tests: a copy of skillgate they can run, a shared workspace, their homes, and runners.
 import { execFileSync, spawnSync } from "node:child_process";
-import {
-  chmodSync,
-  copyFileSync,
-  mkdirSync,
-  mkdtempSync,
-  realpathSync,
-  rmSync,
-  writeFileSync,
-} from "node:fs";
+import { chmodSync, copyFileSync, mkdirSync, realpathSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { findExecutable, resolveShim } from "../../runtime/exec/runner.js";
 import { prepareDefaultWorkspace } from "../../runtime/mcp/default-workspace.js";
+import { tempRoot } from "../support/workspace.js";
 import { REPO_ROOT } from "../tools/helpers.js";
 import { type Outcome, type Runner, run } from "./helpers.js";
 
@@ -77,7 +70,9 @@ export function setupTwoUsers(): TwoUsers {
   const agent = principal(AGENT);
   const outsider = principal(OUTSIDER);
 
-  const base = mkdtempSync("/tmp/sg-auth-");
+  // /tmp, not $TMPDIR: the other users must reach it.
+  const temp = tempRoot("sg-auth-", { parent: "/tmp" });
+  const base = temp.dir;
   chmodSync(base, 0o755);
   const app = join(base, "app");
   mkdirSync(app);
@@ -140,13 +135,13 @@ export function setupTwoUsers(): TwoUsers {
     async workspace(name) {
       const ws = join(base, name);
       await prepareDefaultWorkspace(ws);
-      // What README tells the operator to do: the agent owns it, the authority writes through the group.
+      // What docs/authority.md tells the operator to do: the agent owns it, the authority writes through the group.
       execFileSync("chown", ["-R", `${agent.uid}:${agent.gid}`, ws]);
       execFileSync("chmod", ["-R", "g+rwX", ws]);
       execFileSync("find", [ws, "-type", "d", "-exec", "chmod", "g+s", "{}", "+"]);
       return ws;
     },
     as: (user, argv, env, input) => run([...asUser(user), ...argv], env, base, input),
-    cleanup: () => rmSync(base, { recursive: true, force: true }),
+    cleanup: () => temp.cleanup(),
   };
 }

@@ -14,22 +14,27 @@ export interface TempRoot {
   cleanup(): void;
 }
 
-/** A fresh folder under the OS temp dir; `prefix` names the suite so leftovers are traceable. */
-export function tempRoot(prefix: string, options: { realpath?: boolean } = {}): TempRoot {
-  const made = mkdtempSync(join(tmpdir(), prefix));
+/**
+ * A fresh folder under the OS temp dir (or `parent`, e.g. /tmp for folders other OS users must reach); `prefix`
+ * names the suite so leftovers are traceable.
+ */
+export function tempRoot(prefix: string, options: { realpath?: boolean; parent?: string } = {}): TempRoot {
+  const made = mkdtempSync(join(options.parent ?? tmpdir(), prefix));
   const dir = options.realpath ? realpathSync(made) : made;
   return { dir, path: (...parts) => join(dir, ...parts), cleanup: () => removeTree(dir) };
 }
 
-/** Makes a tree writable again (init marks the copied pack read-only), then removes it. */
+/**
+ * Makes the folders writable again (init marks the copied pack read-only), then removes the tree. Files keep
+ * their modes: unlinking needs only a writable folder, and a file may be a hard link into the checkout (the
+ * authority tests link node_modules), whose executables must stay executable.
+ */
 export function removeTree(path: string): void {
   const walk = (current: string) => {
     const info = lstatSync(current, { throwIfNoEntry: false });
-    if (!info || info.isSymbolicLink()) return;
-    if (info.isDirectory()) {
-      chmodSync(current, 0o755);
-      for (const entry of readdirSync(current)) walk(join(current, entry));
-    } else chmodSync(current, 0o644);
+    if (!info?.isDirectory()) return;
+    chmodSync(current, 0o755);
+    for (const entry of readdirSync(current)) walk(join(current, entry));
   };
   walk(path);
   rmSync(path, { recursive: true, force: true });
