@@ -5,28 +5,14 @@ import { afterEach, describe, expect, it } from "vitest";
 import { workspacePaths } from "../../runtime/contracts/index.js";
 import { evidenceLocations, type HeadMark, rollbackVerdict } from "../../runtime/evidence/index.js";
 import { callTool } from "../../runtime/tools/registry.js";
-import type { OpenedSession } from "../../runtime/tools/session.js";
 import { type Fixture, GATE_SKILL, GATE_SKILL_MD, makeFixture } from "../tools/helpers.js";
+import { completeStage0 } from "./attack-fixture.js";
 
 let fixture: Fixture | undefined;
 afterEach(() => {
   fixture?.cleanup();
   fixture = undefined;
 });
-
-const USAGE = { skill_usage: { [GATE_SKILL]: { list: true, read: true, use: true } } };
-
-async function completeStage0(session: OpenedSession): Promise<void> {
-  expect((await callTool(session, "ListSkill", {})).isError).toBe(false);
-  expect((await callTool(session, "ReadTextFile", { path: GATE_SKILL_MD })).isError).toBe(false);
-  const ran = await callTool(session, "RunSkillScript", {
-    commands: [[GATE_SKILL, "make_report.py", "--title T"]],
-  });
-  expect(ran.isError).toBe(false);
-  expect((await callTool(session, "Check", {})).isError).toBe(false);
-  expect((await callTool(session, "SetSkillUsage", USAGE)).isError).toBe(false);
-  expect((await callTool(session, "Complete", {})).isError).toBe(false);
-}
 
 function lastRecord(ledger: string): { seq: number; hash: string } {
   const lines = readFileSync(ledger, "utf8").trim().split("\n");
