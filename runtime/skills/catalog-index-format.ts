@@ -1,6 +1,5 @@
 // The catalog index's JSON shape, read back field by field: the file is input like any other, so nothing unchecked is served.
 import { compareIds } from "./tree-files.js";
-import type { StatKey } from "./tree-record.js";
 import type { Diagnostic, SkillRecord, ValidationMode } from "./types.js";
 
 export type IndexedSkill = Omit<SkillRecord, "root" | "dir" | "skillFile">;
@@ -11,13 +10,18 @@ export interface IndexBody {
   mode: ValidationMode;
   maxDepth: number;
   maxSkills: number;
-  /** Paths relative to the root ("" is the root itself). */
-  keys: StatKey[];
+  /** What the snapshot rests on, relative to the root ("" is the root itself), in walk order. */
+  paths: string[];
+  /** sha256 of the paths' stamps (tree-record.ts), as float64 numbers in path order. */
+  digest: string;
   skills: IndexedSkill[];
   skipped: Diagnostic[];
 }
 
 type Json = Record<string, unknown>;
+
+/** Relative, "/"-separated, no empty, "." or ".." segment. */
+const SAFE_ID = /^(?!\.\.?(?:\/|$))(?!.*\/\.\.?(?:\/|$))[^/]+(?:\/[^/]+)*$/;
 
 const isObject = (value: unknown): value is Json =>
   typeof value === "object" &&
@@ -30,11 +34,11 @@ const isStringList = (value: unknown): value is string[] => Array.isArray(value)
 /** The body when every field has the type the walker would have produced, else null. */
 export function readIndexBody(value: unknown): IndexBody | null {
   if (!isObject(value)) return null;
-  const { root, realRoot, mode, maxDepth, maxSkills, keys, skills, skipped } = value;
-  if (!isString(root) || !isString(realRoot) || !isString(mode)) return null;
+  const { root, realRoot, mode, maxDepth, maxSkills, paths, digest, skills, skipped } = value;
+  if (!isString(root) || !isString(realRoot) || !isString(mode) || !isString(digest)) return null;
   if (mode !== "ucagent" && mode !== "strict" && mode !== "lenient") return null;
   if (typeof maxDepth !== "number" || typeof maxSkills !== "number") return null;
-  if (!Array.isArray(keys) || !keys.every(isStatKey)) return null;
+  if (!isStringList(paths)) return null;
   if (!Array.isArray(skills) || !Array.isArray(skipped) || !skipped.every(isDiagnostic)) return null;
   let previous: string | null = null;
   for (const skill of skills) {
@@ -43,13 +47,7 @@ export function readIndexBody(value: unknown): IndexBody | null {
     if (previous !== null && compareIds(previous, skill.id) >= 0) return null;
     previous = skill.id;
   }
-  return { root, realRoot, mode, maxDepth, maxSkills, keys, skills, skipped } as IndexBody;
-}
-
-function isStatKey(value: unknown): value is StatKey {
-  if (!Array.isArray(value) || value.length !== 7 || !isString(value[0])) return false;
-  for (let index = 1; index < 7; index++) if (typeof value[index] !== "number") return false;
-  return true;
+  return { root, realRoot, mode, maxDepth, maxSkills, paths, digest, skills, skipped } as IndexBody;
 }
 
 function isDiagnostic(value: unknown): value is Diagnostic {
@@ -67,13 +65,7 @@ function isDiagnostic(value: unknown): value is Diagnostic {
 function isIndexedSkill(value: unknown): value is IndexedSkill {
   if (!isObject(value)) return false;
   const { id, name, description, metadata, frontmatter, body, scripts, hasHooks, diagnostics } = value;
-  if (
-    !isString(id) ||
-    id === "" ||
-    id.startsWith("/") ||
-    id.split("/").some((part) => part === "" || part === "." || part === "..")
-  )
-    return false;
+  if (!isString(id) || !SAFE_ID.test(id)) return false;
   if (!isString(name) || !isString(description) || !isString(body) || typeof hasHooks !== "boolean")
     return false;
   if (!isObject(metadata) || !Object.values(metadata).every(isString)) return false;

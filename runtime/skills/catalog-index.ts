@@ -1,4 +1,4 @@
-// The on-disk catalog index of a skill root: one scan's snapshot plus the stat keys it rests on, all re-checked before use.
+// The on-disk catalog index of a skill root: one scan's snapshot plus the stat stamps it rests on, all re-checked before use.
 import { createHash } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
@@ -11,7 +11,7 @@ import {
   type ScanOptions,
   SKILL_FILE,
 } from "./tree-files.js";
-import { KeyRecorder, sameKey, statKey } from "./tree-record.js";
+import { KeyRecorder, STAMP_FIELDS, stampInto } from "./tree-record.js";
 import type { CatalogSnapshot, SkillRecord } from "./types.js";
 
 export interface CatalogIndexStore {
@@ -57,9 +57,8 @@ export function scanSkillRootIndexed(
     const body: IndexBody = {
       ...settings,
       realRoot: recorder.realRoot,
-      keys: recorder.keys.map(
-        (key) => [relative(settings.root, key[0]), ...key.slice(1)] as IndexBody["keys"][0],
-      ),
+      paths: recorder.paths.map((file) => relative(settings.root, file)),
+      digest: sha256(recorder.stamps()),
       skills: snapshot.skills.map(toIndexed),
       skipped: snapshot.skipped,
     };
@@ -100,10 +99,11 @@ function loadIndex(file: string, settings: Settings): CatalogSnapshot | null {
     return null;
   try {
     if (fs.realpathSync(settings.root) !== body.realRoot) return null;
-    for (const key of body.keys) {
-      const now = statKey(absolute(settings.root, key[0]));
-      if (!now || !sameKey(now, key)) return null;
+    const stamps = new Float64Array(body.paths.length * STAMP_FIELDS);
+    for (let at = 0; at < body.paths.length; at++) {
+      if (stampInto(stamps, at, absolute(settings.root, body.paths[at] as string)) === null) return null;
     }
+    if (sha256(stamps) !== body.digest) return null;
   } catch {
     return null;
   }
@@ -146,9 +146,10 @@ function relative(root: string, file: string): string {
 
 function absolute(root: string, rel: string): string {
   if (rel === "") return root;
-  return rel.startsWith("/") ? rel : rel.split("/").reduce(childPath, root);
+  if (rel.startsWith("/")) return rel;
+  return root.endsWith("/") ? root + rel : `${root}/${rel}`;
 }
 
-function sha256(text: string): string {
-  return createHash("sha256").update(text).digest("hex");
+function sha256(data: string | Float64Array): string {
+  return createHash("sha256").update(data).digest("hex");
 }

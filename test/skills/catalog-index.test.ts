@@ -115,11 +115,11 @@ describe("scanSkillRootIndexed", () => {
         }),
     ],
     [
-      "a stat key that no longer matches, checksum recomputed",
+      "a stamp digest that no longer matches, checksum recomputed",
       (text) =>
         reseal(text, (json) => {
           const body = JSON.parse(json);
-          body.keys[0][2] += 1;
+          body.digest = "0".repeat(64);
           return JSON.stringify(body);
         }),
     ],
