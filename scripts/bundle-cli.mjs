@@ -40,6 +40,46 @@ const moduleUrlBanner = [
   'var __skillgateModuleUrl = (rel) => require("node:url").pathToFileURL(require("node:path").join(__skillgateRoot, "dist", rel)).href;',
 ];
 
+/**
+ * Modules whose only effect is defining values: when none of their exports is used statically, esbuild drops the
+ * import (the config schema is then built on its first dynamic import, i.e. only when the config memo misses).
+ */
+const PURE_MODULES = new Set([join(repo, "runtime", "config", "schema.ts")]);
+const pureModulesPlugin = {
+  name: "skillgate-pure-modules",
+  setup(context) {
+    context.onResolve({ filter: /^\.\.?\// }, async (args) => {
+      if (args.pluginData?.pure) return undefined;
+      const resolved = await context.resolve(args.path, {
+        kind: args.kind,
+        importer: args.importer,
+        resolveDir: args.resolveDir,
+        pluginData: { pure: true },
+      });
+      if (resolved.errors.length > 0 || !PURE_MODULES.has(resolved.path)) return undefined;
+      return { path: resolved.path, sideEffects: false };
+    });
+  },
+};
+
+/** The build's identity (BUILD_ID in runtime/contracts/build.ts): a digest of every source and the lockfile. */
+function sourceDigest() {
+  const hash = createHash("sha256");
+  const walk = (dir) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) =>
+      a.name < b.name ? -1 : 1,
+    )) {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) walk(path);
+      else if (entry.isFile()) hash.update(`${relative(repo, path)}\0`).update(readFileSync(path));
+    }
+  };
+  walk(join(repo, "runtime"));
+  hash.update(readFileSync(join(repo, "package-lock.json")));
+  hash.update(readFileSync(fileURLToPath(import.meta.url)));
+  return hash.digest("hex").slice(0, 32);
+}
+
 // What cannot live in one file: tsx registers loaders by file URL, esbuild and bun ship native binaries.
 const EXTERNAL = ["tsx", "tsx/*", "esbuild", "bun"];
 
@@ -51,7 +91,8 @@ const result = await build({
   target: "node20",
   outfile: bundleFile,
   external: EXTERNAL,
-  plugins: [importMetaPlugin],
+  plugins: [importMetaPlugin, pureModulesPlugin],
+  define: { __SKILLGATE_BUILD__: JSON.stringify(sourceDigest()) },
   banner: {
     js: [
       "/* skillgate CLI bundle (scripts/bundle-cli.mjs): run by dist/runtime/cli/main.js */",

@@ -6,6 +6,7 @@ export { skillgateHome, userConfigFile } from "./home.js";
 export { parseYamlLayer } from "./layer.js";
 export type { LoadConfigOptions, LoadedConfig, SkillFlags } from "./load.js";
 export { defaultConfigFile, FLAGS_SOURCE, loadConfig } from "./load.js";
+export type { ConfigMemo } from "./memo.js";
 export type { ConfigProblem } from "./problems.js";
 export { formatKeyPath } from "./problems.js";
 export type { RuntimeConfig } from "./runtime-config.js";

@@ -32,9 +32,17 @@ export async function readYamlLayer(
   file: string,
   opts: { optional: boolean; role: string; readText?: ReadText },
 ): Promise<ConfigLayer | null> {
-  let text: string;
+  const text = await readLayerText(file, opts);
+  return text === null ? null : parseYamlLayer(text, file, opts.role);
+}
+
+/** The text of a config file, with readYamlLayer's errors; null when an optional file does not exist. */
+export async function readLayerText(
+  file: string,
+  opts: { optional: boolean; role: string; readText?: ReadText },
+): Promise<string | null> {
   try {
-    text = await (opts.readText ?? readTextFile)(file);
+    return await (opts.readText ?? readTextFile)(file);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === "ENOENT" && opts.optional) return null;
@@ -50,7 +58,6 @@ export async function readYamlLayer(
       { file },
     );
   }
-  return parseYamlLayer(text, file, opts.role);
 }
 
 export function parseYamlLayer(text: string, file: string, role = "config file"): ConfigLayer {

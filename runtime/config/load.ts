@@ -4,10 +4,11 @@ import { fileURLToPath } from "node:url";
 import { workspacePaths } from "../contracts/index.js";
 import { SkillgateError } from "../errors.js";
 import { userConfigFile } from "./home.js";
-import { type ConfigLayer, isMapping, type ReadText, readYamlLayer } from "./layer.js";
+import { type ConfigLayer, isMapping, parseYamlLayer, type ReadText, readLayerText } from "./layer.js";
+import { type ConfigMemo, type MemoQuestion, recallConfig, rememberConfig } from "./memo.js";
 import { mergeLayers } from "./merge.js";
 import { problemsFromIssues, problemsMessage } from "./problems.js";
-import { ConfigSchema, type SkillgateConfig } from "./schema.js";
+import type { SkillgateConfig } from "./schema.js";
 
 export interface SkillFlags {
   /** Set only when --use-skill / --no-use-skill was given. */
@@ -27,6 +28,8 @@ export interface LoadConfigOptions {
   readText?: ReadText;
   /** Read <ws>/.ucagent/setting.yaml (default true); authority mode turns it off because the agent can write it. */
   workspaceLayer?: boolean;
+  /** Reuse the config resolved from the same layer texts (not with a custom readText). */
+  memo?: ConfigMemo;
 }
 
 export interface LoadedConfig {
@@ -91,24 +94,33 @@ export async function loadConfig(options: LoadConfigOptions = {}): Promise<Loade
     const file = resolve(cwd, options.configFile);
     fileSpecs.push({ file, optional: false, role: "config file (--config)", baseDir: dirname(file) });
   }
-  for (const spec of fileSpecs) {
-    const layer = await readYamlLayer(spec.file, {
-      optional: spec.optional,
-      role: spec.role,
-      readText: options.readText,
-    });
-    if (!layer) continue;
-    resolveLayerPaths(layer, spec.baseDir);
-    layers.push(layer);
-  }
-
   const flagSkill: Record<string, unknown> = {};
   if (flags.useSkill !== undefined) flagSkill.use_skill = flags.useSkill;
   if (extraFromFlags.length > 0) flagSkill.use_skill = true;
+
+  const memo = options.readText === undefined ? options.memo : undefined;
+  const question: MemoQuestion = { files: fileSpecs, flags: [flagSkill, extraFromFlags] };
+  // Any read error: the file-by-file pass below reports it, in the order it always did.
+  const texts = memo ? await readTexts(fileSpecs).catch(() => undefined) : undefined;
+  if (memo && texts) {
+    const known = await recallConfig(memo, question, texts);
+    if (known) return known;
+  }
+  for (const [index, spec] of fileSpecs.entries()) {
+    const text = texts
+      ? texts[index]
+      : await readLayerText(spec.file, { ...spec, readText: options.readText });
+    if (text === null || text === undefined) continue;
+    const layer = parseYamlLayer(text, spec.file, spec.role);
+    resolveLayerPaths(layer, spec.baseDir);
+    layers.push(layer);
+  }
   if (Object.keys(flagSkill).length > 0)
     layers.push({ source: FLAGS_SOURCE, isFile: false, data: { skill: flagSkill } });
 
   const merged = mergeLayers(layers);
+  // The schema loads on use: a start served from the memo never builds it.
+  const { ConfigSchema } = await import("./schema.js");
   const parsed = ConfigSchema.safeParse(merged);
   if (!parsed.success) {
     const problems = problemsFromIssues(parsed.error.issues, merged, layers, ConfigSchema);
@@ -119,5 +131,11 @@ export async function loadConfig(options: LoadConfigOptions = {}): Promise<Loade
   for (const p of extraFromFlags) {
     if (!config.skill.extra_skill_path.includes(p)) config.skill.extra_skill_path.push(p);
   }
-  return { config, sources: layers.map((layer) => layer.source) };
+  const result = { config, sources: layers.map((layer) => layer.source) };
+  if (memo && texts) await rememberConfig(memo, question, texts, result);
+  return result;
+}
+
+function readTexts(specs: ReadonlyArray<{ file: string; optional: boolean; role: string }>) {
+  return Promise.all(specs.map((spec) => readLayerText(spec.file, spec)));
 }

@@ -1,5 +1,6 @@
 // Public API of the contracts layer: what every other folder shares; imports only errors.ts and node:, so it costs nothing to load.
 
+export { BUILD_ID } from "./build.js";
 export { closestName, nearestNames } from "./did-you-mean.js";
 export { bundledPackRoot, packageRoot, packageVersion } from "./pack-root.js";
 export type { WorkspacePaths } from "./paths.js";

@@ -5,11 +5,12 @@ import { mkdir } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import type { SkillgateConfig } from "../config/index.js";
 import { loadConfig, skillFlagsFromArgv, skillgateHome } from "../config/index.js";
-import { workspacePaths } from "../contracts/index.js";
+import { BUILD_ID, workspacePaths } from "../contracts/index.js";
 import type { CatalogIndexStore, CatalogSnapshot } from "../skills/index.js";
 import { createCatalog, scanSkillRoot, scanSkillRootIndexed } from "../skills/index.js";
 import { createStageEngine, validateWorkflow } from "../stage/index.js";
 import {
+  configMemoIn,
   type InitProgress,
   type InitReport,
   initWorkspace,
@@ -82,6 +83,8 @@ export async function openSession(options: OpenSessionOptions): Promise<OpenedSe
     flags,
     env: options.env,
     workspaceLayer: options.workspaceLayer,
+    // The built CLI reuses the config it resolved from the same files (one-shot calls start without YAML or zod).
+    ...(BUILD_ID ? { memo: configMemoIn(skillgateHome(options.env), BUILD_ID) } : {}),
   });
   if (options.dut !== undefined) config.DUT = resolve(options.dut);
   const needsInit =

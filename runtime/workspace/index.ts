@@ -1,5 +1,6 @@
 // Public API of the workspace: paths, init (pack copy + runtime_config.json), integrity checks, atomic state writes.
 
+export { configMemoIn } from "./config-memo.js";
 export { sha256Bytes, sha256File } from "./hash.js";
 export type { GuideReport, InitManifest, InitOptions, InitProgress, InitReport } from "./init.js";
 export { initWorkspace } from "./init.js";
