@@ -62,6 +62,61 @@ const pureModulesPlugin = {
   },
 };
 
+/**
+ * Node built-ins that a start often does not use (child_process alone pulls in net, dgram and the stream stack,
+ * ~6 ms; worker_threads ~5 ms) are loaded on first property access instead of when the importing module
+ * initialises: the bundle sees an object of getters (a forwarding function for a callable module such as
+ * assert) over the real module. Calls read the property at call time, so behaviour is the same.
+ */
+const LAZY_BUILTINS = ["assert", "child_process", "perf_hooks", "readline", "worker_threads"];
+const lazyBuiltinsPlugin = {
+  name: "skillgate-lazy-builtins",
+  setup(context) {
+    const filter = new RegExp(`^(node:)?(${LAZY_BUILTINS.join("|")})$`);
+    context.onResolve({ filter }, (args) =>
+      args.namespace === "lazy-builtin"
+        ? { path: args.path, external: true }
+        : { path: args.path.replace(/^node:/, ""), namespace: "lazy-builtin" },
+    );
+    context.onLoad({ filter: /.*/, namespace: "lazy-builtin" }, async (args) => {
+      const real = (await import(`node:${args.path}`)).default;
+      const names = Object.keys(real).filter((name) => name !== "default");
+      const getters = names.map(
+        (name) => `${JSON.stringify(name)}: { get: () => load()[${JSON.stringify(name)}], enumerable: true }`,
+      );
+      const target = typeof real === "function" ? "function (...args) { return load()(...args); }" : "{}";
+      return {
+        contents: [
+          `let loaded;`,
+          `const load = () => (loaded ??= require(${JSON.stringify(`node:${args.path}`)}));`,
+          `module.exports = Object.defineProperties(${target}, { ${getters.join(", ")} });`,
+        ].join("\n"),
+        loader: "js",
+      };
+    });
+  },
+};
+
+/**
+ * zod re-exports every error-message locale (`z.locales`, 300 KB, 15% of the bundle); skillgate and its
+ * dependencies use only the English one zod installs itself, so the bundle keeps `locales.en` alone.
+ */
+const zodEnglishOnlyPlugin = {
+  name: "skillgate-zod-english-only",
+  setup(context) {
+    context.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) =>
+      /[\\/]node_modules[\\/]zod[\\/]v4[\\/]/.test(args.importer)
+        ? { path: join(dirname(args.importer), "..", "locales", "index.js"), namespace: "zod-locales" }
+        : undefined,
+    );
+    context.onLoad({ filter: /.*/, namespace: "zod-locales" }, (args) => ({
+      contents: `export { default as en } from ${JSON.stringify(join(dirname(args.path), "en.js"))};\n`,
+      loader: "js",
+      resolveDir: dirname(args.path),
+    }));
+  },
+};
+
 /** The build's identity (BUILD_ID in runtime/contracts/build.ts): a digest of every source and the lockfile. */
 function sourceDigest() {
   const hash = createHash("sha256");
@@ -91,7 +146,7 @@ const result = await build({
   target: "node20",
   outfile: bundleFile,
   external: EXTERNAL,
-  plugins: [importMetaPlugin, pureModulesPlugin],
+  plugins: [importMetaPlugin, pureModulesPlugin, lazyBuiltinsPlugin, zodEnglishOnlyPlugin],
   define: { __SKILLGATE_BUILD__: JSON.stringify(sourceDigest()) },
   banner: {
     js: [

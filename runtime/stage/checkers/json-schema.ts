@@ -1,5 +1,5 @@
 // Checker `json_schema`: a JSON or YAML file (by extension) validated with ajv against an inline schema or schema_file.
-import { Ajv, type ErrorObject } from "ajv";
+import type { Ajv, ErrorObject } from "ajv";
 import { parse as parseYaml } from "yaml";
 import { z } from "zod";
 import { readTextArg } from "./files.js";
@@ -34,7 +34,9 @@ export const jsonSchema: CheckerKind<z.infer<typeof Args>> = {
         };
       schema = loaded.value;
     }
-    const ajv = new Ajv({ allErrors: true, strict: false });
+    // ajv (60 modules) loads with the first json_schema check, not with every process that builds the checker table.
+    const { Ajv: AjvClass } = await import("ajv");
+    const ajv = new AjvClass({ allErrors: true, strict: false });
     let validate: ReturnType<Ajv["compile"]>;
     try {
       validate = ajv.compile(schema as object);
