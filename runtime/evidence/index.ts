@@ -40,9 +40,11 @@ export { deriveSigner, ledgerKeyFile, loadMasterKey, workspaceKey } from "./key.
 export { checkIdentity, type LedgerKeys, localKeys } from "./keys.js";
 export {
   EvidenceLedger,
+  LEDGER_WAIT_CHANNEL,
   type LedgerDeps,
   type LedgerHead,
   type LedgerSnapshot,
+  type TransactionResult,
   type TransactionStep,
 } from "./ledger.js";
 export { type EvidenceLocations, evidenceLocations, identityFileFor } from "./locations.js";

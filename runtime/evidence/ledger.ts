@@ -11,15 +11,31 @@
 //   mismatch is not tampering: the load refuses with what was expected and the fix, touching nothing.
 // - Appends are undone (truncated back) when the write fails, so a full disk never leaves a torn record; disk-full
 //   and permission errors keep their own codes.
-import { mkdir, readFile, stat, truncate } from "node:fs/promises";
+// - Group commit: the transactions of one process that wait while a commit is under way go together into the next
+//   one: one lock acquisition, one load, their bodies in arrival order (each sees the records of the ones before it),
+//   one synced append, one head-mark move. Each caller is answered only after its own records are durable. The file
+//   lock is still taken for every commit, so another process (a CLI call beside a server) serialises as before.
+// - After its own commit a process keeps the state it wrote (keyed by the files' identity right after the write), so
+//   the next load does not re-verify its own records; a write by anyone else changes the identity and forces a load.
+import { mkdir, readFile } from "node:fs/promises";
 import type { WorkspacePaths } from "../contracts/index.js";
 import { isSkillgateError, SkillgateError } from "../errors.js";
 import { ioError, withWorkspaceLock, writeFileAtomic } from "../workspace/index.js";
-import { applyRecord } from "./apply.js";
 import { adoptCountersignMessage, foldLines, type Head, splitLedger } from "./fold.js";
+import {
+  type BodiesRun,
+  CommitQueue,
+  finishAnswers,
+  type Job,
+  publishWaits,
+  runBodies,
+  type TransactionBody,
+  type TransactionResult,
+} from "./group-commit.js";
 import { newInitId } from "./identity.js";
 import { type LedgerKeys, localKeys } from "./keys.js";
-import { appendSynced, fileIdentity, writeCheckpoint, zeroHead } from "./ledger-files.js";
+import { type CommitDeps, SealedBatch, writeSealed } from "./ledger-commit.js";
+import { fileIdentity, zeroHead } from "./ledger-files.js";
 import {
   cloneLoaded,
   type LedgerSnapshot,
@@ -29,9 +45,9 @@ import {
   writePublicKey,
 } from "./ledger-load.js";
 import { evidenceLocations } from "./locations.js";
-import { type LedgerRecord, sealRecord, type UnsignedRecord } from "./record.js";
 import { emptyState, type LedgerIdentity } from "./state.js";
 
+export { LEDGER_WAIT_CHANNEL, type TransactionResult, type TransactionStep } from "./group-commit.js";
 export type { LedgerSnapshot } from "./ledger-load.js";
 export type LedgerHead = Head;
 
@@ -47,16 +63,11 @@ export interface LedgerDeps {
   checkpointEvery?: number;
 }
 
-export interface TransactionStep<T> {
-  records: UnsignedRecord[];
-  result: T;
-}
-
 const CHECKPOINT_EVERY_RECORDS = 32;
-const CHECKPOINT_EVERY_BYTES = 64 * 1024;
 
 export class EvidenceLedger {
   private lastLoad: { identity: string; loaded: LoadedLedger } | null = null;
+  private readonly queue: CommitQueue;
   private readonly now: () => Date;
   private readonly lock: NonNullable<LedgerDeps["lock"]>;
   private readonly writeAtomic: NonNullable<LedgerDeps["writeAtomic"]>;
@@ -70,10 +81,15 @@ export class EvidenceLedger {
     this.lock = deps.lock ?? withWorkspaceLock;
     this.writeAtomic = deps.writeAtomic ?? ((path, data) => writeFileAtomic(path, data));
     this.keys = deps.keys ?? localKeys(evidenceLocations(paths, deps.home));
+    this.queue = new CommitQueue(this, paths.lockFile, (jobs) => this.commit(jobs));
   }
 
   private get ctx(): LoadContext {
     return { paths: this.paths, keys: this.keys, now: this.now, writeAtomic: this.writeAtomic };
+  }
+
+  private get commitDeps(): CommitDeps {
+    return { ...this.ctx, checkpointEvery: this.deps.checkpointEvery ?? CHECKPOINT_EVERY_RECORDS };
   }
 
   async read(): Promise<LedgerSnapshot> {
@@ -92,22 +108,60 @@ export class EvidenceLedger {
     return `${await fileIdentity(this.paths.ledger)}|${await fileIdentity(this.paths.progress)}`;
   }
 
-  /** Runs `body` on a freshly loaded state under the workspace lock and appends the records it returns. */
-  async transact<T>(
-    body: (snapshot: LedgerSnapshot) => TransactionStep<T> | Promise<TransactionStep<T>>,
-  ): Promise<{ snapshot: LedgerSnapshot; result: T; appended: LedgerRecord[] }> {
+  /**
+   * Runs `body` on a freshly loaded state under the workspace lock and appends the records it returns; resolves once
+   * they are durable. Bodies must not change the snapshot they get (it is shared with the next body of the commit).
+   */
+  async transact<T>(body: TransactionBody<T>): Promise<TransactionResult<T>> {
     await mkdir(this.paths.skillgateDir, { recursive: true }).catch((error) => {
       throw ioError(error, "create the state folder", this.paths.skillgateDir);
     });
-    return this.lock(this.paths, async () => {
-      const loaded = await this.load();
-      const step = await body(loaded.snapshot);
-      const appended = await this.append(loaded, [...loaded.pending, ...step.records]);
-      return { snapshot: loaded.snapshot, result: step.result, appended };
-    }).catch((error: unknown) => {
-      // The lock lives in the state folder too: a read-only or full folder must say so, not crash.
-      throw isSkillgateError(error) ? error : ioError(error, "lock", this.paths.lockFile);
-    });
+    return this.queue.submit(body);
+  }
+
+  /** One commit for `jobs` (see group-commit.ts); settles every job and never throws. */
+  private async commit(jobs: Job[]): Promise<void> {
+    // Assigned inside the lock callback; a holder object keeps TypeScript from narrowing it to null here.
+    const done: { run: BodiesRun | null } = { run: null };
+    try {
+      await this.lock(this.paths, async () => {
+        publishWaits(this.paths.lockFile, jobs);
+        const loaded = await this.load();
+        const batch = new SealedBatch(loaded, this.commitDeps);
+        await batch.seal(loaded.pending);
+        loaded.pending = [];
+        const run = await runBodies(this, jobs, batch, (error) => this.lockError(error));
+        done.run = run;
+        const start = loaded.snapshot.head.offset;
+        const outcome = await writeSealed(this.commitDeps, batch).catch((error: unknown) => {
+          this.lastLoad = null;
+          throw error;
+        });
+        finishAnswers(run, outcome, start);
+        if (outcome.wrote) await this.keepWritten(loaded, outcome.warnings.length === 0);
+      });
+    } catch (error) {
+      for (const job of jobs) if (!done.run?.failed.has(job)) job.reject(this.lockError(error));
+      return;
+    }
+    for (const { job, answer } of done.run?.answers ?? []) job.resolve(answer);
+  }
+
+  /** The state this process just wrote becomes the cached load, keyed by the files as they are right after the write. */
+  private async keepWritten(loaded: LoadedLedger, clean: boolean): Promise<void> {
+    this.lastLoad = null;
+    if (!clean || loaded.dirty || loaded.markBehind || loaded.needsNewline) return;
+    const identity = await this.identity();
+    // Anything but our own bytes at the end (another writer, a torn file) leaves it to the next load to verify.
+    if (identity.split(":")[1] !== String(loaded.snapshot.head.offset)) return;
+    const kept = cloneLoaded(loaded);
+    kept.snapshot.warnings = [];
+    this.lastLoad = { identity, loaded: kept };
+  }
+
+  private lockError(error: unknown): unknown {
+    // The lock lives in the state folder too: a read-only or full folder must say so, not crash.
+    return isSkillgateError(error) ? error : ioError(error, "lock", this.paths.lockFile);
   }
 
   /** Re-signs a ledger moved or copied from another path of this home (`init --adopt`); recorded as an adopt record. */
@@ -132,98 +186,14 @@ export class EvidenceLedger {
         from: { workspace: from.workspace, initId: from.initId, fingerprint: from.fingerprint },
         countersig: next.sign(adoptCountersignMessage(loaded.snapshot.head.hash, next.publicKey)),
       };
-      await this.append(loaded, [
-        ...loaded.pending,
-        { stage: loaded.snapshot.state.stageIndex, kind: "adopt", data },
-      ]);
+      const batch = new SealedBatch(loaded, this.commitDeps);
+      await batch.seal([...loaded.pending, { stage: loaded.snapshot.state.stageIndex, kind: "adopt", data }]);
+      this.lastLoad = null;
+      await writeSealed(this.commitDeps, batch);
       await this.keys.writeIdentity({ version: 1, ...to, createdAt: this.now().toISOString() });
       await writePublicKey(this.ctx, to);
       return { from, to, snapshot: loaded.snapshot };
     });
-  }
-
-  private async append(loaded: LoadedLedger, drafts: UnsignedRecord[]): Promise<LedgerRecord[]> {
-    const appended: LedgerRecord[] = [];
-    const snapshot = loaded.snapshot;
-    let head = snapshot.head;
-    const time = this.now().toISOString();
-    let signer = loaded.signer;
-    for (const draft of drafts) {
-      if (!signer) throw new SkillgateError("INTERNAL", "no signer for the ledger", {});
-      const record = sealRecord(draft, head, time, signer);
-      appended.push(record);
-      applyRecord(snapshot.state, record);
-      head = { offset: head.offset, seq: record.seq, hash: record.hash };
-      if (record.kind === "adopt" || record.kind === "genesis")
-        signer = await this.keys.signerFor(String(record.data.workspace), String(record.data.initId));
-    }
-    if (appended.length > 0) {
-      const prefix = loaded.needsNewline ? "\n" : "";
-      const text = `${prefix}${appended.map((r) => JSON.stringify(r)).join("\n")}\n`;
-      const before = await stat(this.paths.ledger).then(
-        (s) => s.size,
-        () => 0,
-      );
-      try {
-        // Synced before the head mark moves: the mark must never get ahead of durable records (a crash then
-        // leaves the ledger ahead of the mark, which loads; never behind it, which would read as a rollback).
-        await appendSynced(this.paths.ledger, text);
-      } catch (error) {
-        // Undo a partial append so the ledger never holds a torn record; the evidence was not recorded.
-        await truncate(this.paths.ledger, before).catch(() => undefined);
-        this.lastLoad = null;
-        throw ioError(error, "append to the evidence ledger", this.paths.ledger);
-      }
-      head = { ...head, offset: before + Buffer.byteLength(text) };
-      loaded.needsNewline = false;
-    }
-    snapshot.head = head;
-    loaded.signer = signer;
-    if (appended.length > 0 || loaded.markBehind) await this.moveMark(loaded, head);
-    let wrote = appended.length > 0;
-    const behind = head.seq - loaded.checkpoint.seq;
-    const behindBytes = head.offset - loaded.checkpoint.offset;
-    const advanced = appended.some(
-      (r) => (r.kind === "complete" && r.data.passed === true) || r.kind === "bind",
-    );
-    const every = this.deps.checkpointEvery ?? CHECKPOINT_EVERY_RECORDS;
-    const first = loaded.checkpoint.seq === 0 && head.seq > 0;
-    if (
-      signer &&
-      (loaded.dirty || first || advanced || behind >= every || behindBytes >= CHECKPOINT_EVERY_BYTES)
-    ) {
-      wrote = true;
-      try {
-        await writeCheckpoint(this.writeAtomic, this.paths.progress, signer, head, snapshot.state);
-      } catch (error) {
-        // The records are safely appended; without a checkpoint loads only verify a longer tail.
-        snapshot.warnings.push(
-          `the progress checkpoint ${this.paths.progress} could not be written (${ioError(error, "write", this.paths.progress).code}); evidence is recorded in the ledger, loads are slower until it can be written`,
-        );
-      }
-    }
-    if (wrote) this.lastLoad = null;
-    return appended;
-  }
-
-  /** Moves the head mark outside the workspace to `head` (after the records are durable, under the lock). */
-  private async moveMark(loaded: LoadedLedger, head: LedgerHead): Promise<void> {
-    const identity = loaded.snapshot.state.identity;
-    if (!identity || head.seq === 0) return;
-    try {
-      await this.keys.writeHead({
-        version: 1,
-        initId: identity.initId,
-        seq: head.seq,
-        hash: head.hash,
-        updatedAt: this.now().toISOString(),
-      });
-      loaded.markBehind = false;
-    } catch (error) {
-      loaded.snapshot.warnings.push(
-        `the ledger head ${this.keys.headFile} could not be written (${ioError(error, "write", this.keys.headFile).code}); evidence is recorded, but a restored older ledger copy is not detected until it can be written`,
-      );
-    }
   }
 
   /** Verifies the whole ledger from genesis (slow path; tests, status and `skillgate verify` use the proof verifier). */

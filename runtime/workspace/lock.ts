@@ -61,6 +61,16 @@ async function acquire(
   }
 }
 
+/** Does the current async flow hold the workspace lock at `lockPath` (a nested call would reuse it)? */
+export function holdsWorkspaceLock(lockPath: string): boolean {
+  return heldInContext.getStore()?.has(lockPath) ?? false;
+}
+
+/** Runs fn as a flow that holds no lock, whatever its caller holds (a worker serving many callers must not inherit one's lock). */
+export function outsideHeldLocks<T>(fn: () => T): T {
+  return heldInContext.exit(fn);
+}
+
 /** Waits for the in-process queue, giving up at the deadline. */
 async function waitForTurn(previous: Promise<unknown>, deadline: number): Promise<boolean> {
   let timer: NodeJS.Timeout | undefined;

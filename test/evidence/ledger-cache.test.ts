@@ -35,15 +35,31 @@ describe("EvidenceLedger unchanged-files fast path", () => {
     expect((await ledger.read()).state.skills["a/one"]?.list).toBe(true);
   });
 
-  it("has nothing to serve before the first load, and after our own append", async () => {
+  it("has nothing to serve before the first load; after its own append it serves what it wrote", async () => {
     expect(await fx.ledger(32).readUnchanged()).toBeNull();
     await ledger.read();
     await ledger.transact(() => ({
       records: [{ stage: 0, kind: "use", data: { skills: ["a/one"] } }],
       result: undefined,
     }));
+    // The state this process wrote, without re-verifying its own records; equal to what a fresh load finds.
+    const kept = await ledger.readUnchanged();
+    expect(kept?.state.skills["a/one"]?.use).toBe(true);
+    expect(kept).toEqual(await fx.ledger(32).read());
+  });
+
+  it("still drops a record forged by hand right after its own append", async () => {
+    await ledger.transact(() => ({
+      records: [{ stage: 0, kind: "list", data: { skills: ["a/two"] } }],
+      result: undefined,
+    }));
+    const last = await lastRecord();
+    const forged = { ...last, seq: last.seq + 1, prev: last.hash, kind: "use", hash: "f".repeat(64) };
+    await writeFile(fx.paths.ledger, `${JSON.stringify(forged)}\n`, { flag: "a" });
     expect(await ledger.readUnchanged()).toBeNull();
-    expect((await ledger.read()).state.skills["a/one"]?.use).toBe(true);
+    const snap = await ledger.read();
+    expect(snap.warnings[0]).toContain(`record ${last.seq + 1} content does not match its hash (edited)`);
+    expect(snap.state.skills["a/one"]?.use ?? false).toBe(false);
   });
 
   it("still drops a record forged by hand after a cached read on the same instance", async () => {
