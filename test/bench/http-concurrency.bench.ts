@@ -11,8 +11,9 @@ import { percentile, printTable, type Row, Samples } from "./report.js";
 import { PLAIN_ENV, spawnPlain } from "./spawn.js";
 import { BENCH_SKILL, type BenchWorkspace, makeBenchWorkspace } from "./workspace.js";
 
-const CALLS = 400;
-const ROUNDS = 3;
+// SKILLGATE_BENCH_CALLS / _ROUNDS shrink a run while iterating; the figures in docs/performance.md use the defaults.
+const CALLS = Number(process.env.SKILLGATE_BENCH_CALLS ?? 400);
+const ROUNDS = Number(process.env.SKILLGATE_BENCH_ROUNDS ?? 3);
 const PROBE = join(import.meta.dirname, "lock-wait-probe.mjs");
 const COMMAND = { name: "RunSkillScript", arguments: { commands: [[BENCH_SKILL, "helper.py", "a bb ccc"]] } };
 
