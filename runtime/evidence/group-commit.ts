@@ -99,7 +99,9 @@ export interface BodiesRun {
 
 /**
  * Runs the jobs' bodies in order on the batch's state, sealing each one's records before the next body runs. A body
- * that throws fails its own caller only (its records are not sealed); the others go on.
+ * that throws fails its own caller only (its records are not sealed); the others go on. The records the load itself
+ * must append (genesis, a quarantine note) go first, sealed with the first body that succeeds, which (as a lone
+ * transaction always did) decides on the state as loaded.
  */
 export async function runBodies(
   owner: object,
@@ -108,6 +110,8 @@ export async function runBodies(
   mapError: (error: unknown) => unknown,
 ): Promise<BodiesRun> {
   const snapshot = batch.loaded.snapshot;
+  let pending = batch.loaded.pending;
+  batch.loaded.pending = [];
   const run: BodiesRun = { answers: [], failed: new Set() };
   for (const [i, job] of jobs.entries()) {
     let step: TransactionStep<unknown>;
@@ -118,7 +122,8 @@ export async function runBodies(
       job.reject(mapError(error));
       continue;
     }
-    const appended = await batch.seal(step.records);
+    const appended = await batch.seal([...pending, ...step.records]);
+    pending = [];
     // Every caller but the last gets the state as it was right after its own records.
     const own = i === jobs.length - 1 ? null : structuredClone(snapshot);
     run.answers.push({

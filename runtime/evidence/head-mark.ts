@@ -7,7 +7,7 @@
 import { chmod, mkdir } from "node:fs/promises";
 import { dirname } from "node:path";
 import { SkillgateError } from "../errors.js";
-import { writeFileAtomic } from "../workspace/index.js";
+import { type StagedFile, stageFileAtomic, writeFileAtomic } from "../workspace/index.js";
 import { readHomeFile } from "./identity.js";
 
 export interface HeadMark {
@@ -95,4 +95,10 @@ export async function writeHeadMark(file: string, mark: HeadMark): Promise<void>
   await mkdir(dirname(file), { recursive: true, mode: 0o700 });
   await writeFileAtomic(file, `${JSON.stringify(mark)}\n`, { mode: 0o600 });
   await chmod(file, 0o600);
+}
+
+/** The mark's new bytes written and synced beside it; the rename comes once the records it names are durable. */
+export async function stageHeadMark(file: string, mark: HeadMark): Promise<StagedFile> {
+  await mkdir(dirname(file), { recursive: true, mode: 0o700 });
+  return stageFileAtomic(file, `${JSON.stringify(mark)}\n`, { mode: 0o600 });
 }

@@ -1,6 +1,7 @@
 // Who may sign for a workspace: the key holder interface, its local implementation, and the identity check on load.
 import { SkillgateError } from "../errors.js";
-import { type HeadMark, readHeadMark, writeHeadMark } from "./head-mark.js";
+import type { StagedFile } from "../workspace/index.js";
+import { type HeadMark, readHeadMark, stageHeadMark, writeHeadMark } from "./head-mark.js";
 import { readIdentity, type WorkspaceIdentity, writeIdentity } from "./identity.js";
 import { deriveSigner, loadMasterKey } from "./key.js";
 import type { EvidenceLocations } from "./locations.js";
@@ -16,6 +17,8 @@ export interface LedgerKeys {
   /** The last ledger head recorded for this workspace (rollback detection), kept beside the identity. */
   readHead(): Promise<HeadMark | null>;
   writeHead(mark: HeadMark): Promise<void>;
+  /** Optional two-step writeHead: the bytes synced now, the rename on commit (the group commit overlaps the sync). */
+  stageHead?(mark: HeadMark): Promise<StagedFile>;
   /** Where the head is kept, for messages. */
   readonly headFile: string;
   /** Where the secret lives, for messages ("SKILLGATE_HOME /x (key /x/ledger.key)"). */
@@ -47,6 +50,7 @@ export function localKeys(locations: EvidenceLocations): LedgerKeys {
     headFile: locations.headFile,
     readHead: () => readHeadMark(locations.headFile),
     writeHead: (mark) => writeHeadMark(locations.headFile, mark),
+    stageHead: (mark) => stageHeadMark(locations.headFile, mark),
   };
 }
 

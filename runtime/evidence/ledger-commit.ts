@@ -7,11 +7,12 @@
 import { stat, truncate } from "node:fs/promises";
 import type { WorkspacePaths } from "../contracts/index.js";
 import { SkillgateError } from "../errors.js";
-import { ioError } from "../workspace/index.js";
+import { ioError, type StagedFile } from "../workspace/index.js";
 import { applyRecord } from "./apply.js";
 import type { Head } from "./fold.js";
+import type { HeadMark } from "./head-mark.js";
 import type { LedgerKeys } from "./keys.js";
-import { appendSynced, writeCheckpoint } from "./ledger-files.js";
+import { appendSynced, checkpointBytes } from "./ledger-files.js";
 import type { LoadedLedger } from "./ledger-load.js";
 import { type LedgerRecord, sealRecord, type UnsignedRecord } from "./record.js";
 
@@ -20,6 +21,8 @@ export interface CommitDeps {
   keys: LedgerKeys;
   now: () => Date;
   writeAtomic: (path: string, data: string) => Promise<void>;
+  /** Two-step atomic write for the checkpoint (overlapped with the append's sync); without it, writeAtomic after. */
+  stageAtomic?: (path: string, data: string) => Promise<StagedFile>;
   /** Rewrite the checkpoint once this many records accumulated after it. */
   checkpointEvery: number;
 }
@@ -67,61 +70,82 @@ export interface WriteOutcome {
   warnings: string[];
 }
 
+type Staged = { file: StagedFile } | { error: unknown } | null;
+
 /**
  * Makes the sealed records durable (one append + fsync; undone when it fails, so no torn record stays), then moves
- * the head mark and writes the checkpoint when due. Throws only when the records themselves were not recorded.
+ * the head mark and writes the checkpoint when due. Their new bytes are written and synced while the append syncs;
+ * they are renamed into place only after it, so neither ever points past durable records. Throws only when the
+ * records themselves were not recorded.
  */
 export async function writeSealed(deps: CommitDeps, batch: SealedBatch): Promise<WriteOutcome> {
   const { loaded, records } = batch;
   const snapshot = loaded.snapshot;
   const ends: number[] = [];
   const warnings: string[] = [];
-  if (records.length > 0) {
-    const prefix = loaded.needsNewline ? "\n" : "";
-    const lines = records.map((record) => JSON.stringify(record));
-    const text = `${prefix}${lines.join("\n")}\n`;
-    const before = await stat(deps.paths.ledger).then(
-      (s) => s.size,
-      () => 0,
-    );
-    try {
-      // Synced before the head mark moves: the mark must never get ahead of durable records.
-      await appendSynced(deps.paths.ledger, text);
-    } catch (error) {
-      // Undo a partial append so the ledger never holds a torn record; the evidence was not recorded.
-      await truncate(deps.paths.ledger, before).catch(() => undefined);
-      throw ioError(error, "append to the evidence ledger", deps.paths.ledger);
-    }
-    let end = before + Buffer.byteLength(prefix);
-    for (const line of lines) {
-      end += Buffer.byteLength(line) + 1;
-      ends.push(end);
-    }
-    snapshot.head = { ...snapshot.head, offset: end };
-    loaded.needsNewline = false;
+  const prefix = loaded.needsNewline ? "\n" : "";
+  const lines = records.map((record) => JSON.stringify(record));
+  const text = `${prefix}${lines.join("\n")}\n`;
+  const before =
+    records.length === 0
+      ? snapshot.head.offset
+      : await stat(deps.paths.ledger).then(
+          (s) => s.size,
+          () => 0,
+        );
+  let end = before + (records.length === 0 ? 0 : Buffer.byteLength(prefix));
+  for (const line of lines) {
+    end += Buffer.byteLength(line) + 1;
+    ends.push(end);
   }
-  const head = snapshot.head;
-  let wrote = records.length > 0;
-  if (records.length > 0 || loaded.markBehind) {
-    const problem = await moveMark(deps, loaded, head);
-    if (problem) warnings.push(problem);
-  }
-  const behind = head.seq - loaded.checkpoint.seq;
-  const behindBytes = head.offset - loaded.checkpoint.offset;
+  const head: Head = { ...snapshot.head, offset: end };
+  const identity = snapshot.state.identity;
+  const markDue = (records.length > 0 || loaded.markBehind) && identity !== null && head.seq > 0;
   const advanced = records.some(
     (r) => (r.kind === "complete" && r.data.passed === true) || r.kind === "bind",
   );
-  const first = loaded.checkpoint.seq === 0 && head.seq > 0;
-  const due =
-    loaded.dirty ||
-    first ||
-    advanced ||
-    behind >= deps.checkpointEvery ||
-    behindBytes >= CHECKPOINT_EVERY_BYTES;
-  if (loaded.signer && due) {
+  const checkpointDue =
+    loaded.signer !== null &&
+    (loaded.dirty ||
+      (loaded.checkpoint.seq === 0 && head.seq > 0) ||
+      advanced ||
+      head.seq - loaded.checkpoint.seq >= deps.checkpointEvery ||
+      head.offset - loaded.checkpoint.offset >= CHECKPOINT_EVERY_BYTES);
+  const mark = markDue && identity ? headMark(deps, identity.initId, head) : null;
+  const stagedMark = mark && deps.keys.stageHead ? stage(deps.keys.stageHead(mark)) : Promise.resolve(null);
+  const checkpointText =
+    checkpointDue && loaded.signer ? checkpointBytes(loaded.signer, head, snapshot.state) : null;
+  const stagedCheckpoint =
+    checkpointText !== null && deps.stageAtomic
+      ? stage(deps.stageAtomic(deps.paths.progress, checkpointText))
+      : Promise.resolve(null);
+  if (records.length > 0) {
+    try {
+      // Synced before the head mark moves: the mark must never get ahead of durable records.
+      await appendSynced(deps.paths.ledger, text, before === 0);
+    } catch (error) {
+      // Undo a partial append so the ledger never holds a torn record; the evidence was not recorded.
+      await truncate(deps.paths.ledger, before).catch(() => undefined);
+      await Promise.all([abort(stagedMark), abort(stagedCheckpoint)]);
+      throw ioError(error, "append to the evidence ledger", deps.paths.ledger);
+    }
+    loaded.needsNewline = false;
+  }
+  snapshot.head = head;
+  let wrote = records.length > 0;
+  if (mark) {
+    const problem = await place(await stagedMark, () => deps.keys.writeHead(mark)).then(
+      () => null,
+      (error: unknown) =>
+        `the ledger head ${deps.keys.headFile} could not be written (${ioError(error, "write", deps.keys.headFile).code}); evidence is recorded, but a restored older ledger copy is not detected until it can be written`,
+    );
+    if (problem) warnings.push(problem);
+    else loaded.markBehind = false;
+  }
+  if (checkpointText !== null) {
     wrote = true;
     try {
-      await writeCheckpoint(deps.writeAtomic, deps.paths.progress, loaded.signer, head, snapshot.state);
+      await place(await stagedCheckpoint, () => deps.writeAtomic(deps.paths.progress, checkpointText));
       loaded.checkpoint = { ...head };
       loaded.dirty = false;
     } catch (error) {
@@ -130,26 +154,29 @@ export async function writeSealed(deps: CommitDeps, batch: SealedBatch): Promise
         `the progress checkpoint ${deps.paths.progress} could not be written (${ioError(error, "write", deps.paths.progress).code}); evidence is recorded in the ledger, loads are slower until it can be written`,
       );
     }
-  }
+  } else await abort(stagedCheckpoint);
   snapshot.warnings.push(...warnings);
   return { ends, wrote, warnings };
 }
 
-/** Moves the head mark outside the workspace to `head` (after the records are durable, under the lock); a warning or null. */
-async function moveMark(deps: CommitDeps, loaded: LoadedLedger, head: Head): Promise<string | null> {
-  const identity = loaded.snapshot.state.identity;
-  if (!identity || head.seq === 0) return null;
-  try {
-    await deps.keys.writeHead({
-      version: 1,
-      initId: identity.initId,
-      seq: head.seq,
-      hash: head.hash,
-      updatedAt: deps.now().toISOString(),
-    });
-    loaded.markBehind = false;
-    return null;
-  } catch (error) {
-    return `the ledger head ${deps.keys.headFile} could not be written (${ioError(error, "write", deps.keys.headFile).code}); evidence is recorded, but a restored older ledger copy is not detected until it can be written`;
-  }
+function headMark(deps: Pick<CommitDeps, "now">, initId: string, head: Head): HeadMark {
+  return { version: 1, initId, seq: head.seq, hash: head.hash, updatedAt: deps.now().toISOString() };
+}
+
+function stage(staging: Promise<StagedFile>): Promise<Staged> {
+  return staging.then(
+    (file) => ({ file }),
+    (error: unknown) => ({ error }),
+  );
+}
+
+async function abort(staged: Promise<Staged>): Promise<void> {
+  const done = await staged;
+  if (done && "file" in done) await done.file.abort();
+}
+
+/** Renames a staged file into place; without one (no staging, or it failed) writes the file the one-step way. */
+async function place(staged: Staged, writeNow: () => Promise<void>): Promise<void> {
+  if (staged && "file" in staged) return staged.file.commit();
+  return writeNow();
 }

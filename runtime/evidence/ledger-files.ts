@@ -1,5 +1,6 @@
 // The ledger's bytes on disk: ranged reads, synced appends, file identity for the cache, and the signed checkpoint.
 import { open, readFile, stat } from "node:fs/promises";
+import { dirname } from "node:path";
 import { canonicalJson } from "./canonical.js";
 import type { Head } from "./fold.js";
 import { GENESIS_HASH, parseLine } from "./record.js";
@@ -74,20 +75,15 @@ export async function anchorMatches(ledger: string, head: Head): Promise<boolean
   return parsed.ok && parsed.record.hash === head.hash && parsed.record.seq === head.seq;
 }
 
-export async function writeCheckpoint(
-  writeAtomic: (path: string, data: string) => Promise<void>,
-  progress: string,
-  signer: LedgerSigner,
-  head: Head,
-  state: EvidenceState,
-): Promise<void> {
+/** The signed checkpoint file's bytes for `head` and `state`. */
+export function checkpointBytes(signer: LedgerSigner, head: Head, state: EvidenceState): string {
   const checkpoint: Checkpoint = {
     version: 2,
     ledger: head,
     state,
     sig: signer.sign(checkpointMessage(head, state)),
   };
-  await writeAtomic(progress, `${JSON.stringify(checkpoint)}\n`);
+  return `${JSON.stringify(checkpoint)}\n`;
 }
 
 export async function readRange(file: string, from: number, to: number): Promise<Buffer> {
@@ -108,12 +104,20 @@ export async function readRange(file: string, from: number, to: number): Promise
   }
 }
 
-export async function appendSynced(file: string, text: string): Promise<void> {
+/** Appends and fsyncs; a file the append created also gets its folder synced, so the new entry survives a crash. */
+export async function appendSynced(file: string, text: string, created = false): Promise<void> {
   const handle = await open(file, "a");
   try {
     await handle.writeFile(text);
     await handle.sync();
   } finally {
     await handle.close();
+  }
+  if (created) {
+    const folder = await open(dirname(file), "r").catch(() => null);
+    await folder
+      ?.sync()
+      .catch(() => undefined)
+      .finally(() => folder.close());
   }
 }

@@ -20,7 +20,7 @@
 import { mkdir, readFile } from "node:fs/promises";
 import type { WorkspacePaths } from "../contracts/index.js";
 import { isSkillgateError, SkillgateError } from "../errors.js";
-import { ioError, withWorkspaceLock, writeFileAtomic } from "../workspace/index.js";
+import { ioError, stageFileAtomic, withWorkspaceLock, writeFileAtomic } from "../workspace/index.js";
 import { adoptCountersignMessage, foldLines, type Head, splitLedger } from "./fold.js";
 import {
   type BodiesRun,
@@ -89,7 +89,14 @@ export class EvidenceLedger {
   }
 
   private get commitDeps(): CommitDeps {
-    return { ...this.ctx, checkpointEvery: this.deps.checkpointEvery ?? CHECKPOINT_EVERY_RECORDS };
+    return {
+      ...this.ctx,
+      checkpointEvery: this.deps.checkpointEvery ?? CHECKPOINT_EVERY_RECORDS,
+      // An injected writer (tests) is used as given, after the append; the default one overlaps it.
+      ...(this.deps.writeAtomic
+        ? {}
+        : { stageAtomic: (path: string, data: string) => stageFileAtomic(path, data) }),
+    };
   }
 
   async read(): Promise<LedgerSnapshot> {
@@ -128,8 +135,6 @@ export class EvidenceLedger {
         publishWaits(this.paths.lockFile, jobs);
         const loaded = await this.load();
         const batch = new SealedBatch(loaded, this.commitDeps);
-        await batch.seal(loaded.pending);
-        loaded.pending = [];
         const run = await runBodies(this, jobs, batch, (error) => this.lockError(error));
         done.run = run;
         const start = loaded.snapshot.head.offset;

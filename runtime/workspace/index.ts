@@ -49,5 +49,6 @@ export {
   writeFileAtomic,
   writeWorkspaceFile,
 } from "./safe-write.js";
+export { type StagedFile, stageFileAtomic } from "./staged-write.js";
 export type { VerifyResult } from "./verify.js";
 export { verifyCopiedFile } from "./verify.js";

@@ -2,11 +2,12 @@
 // a failed append failing its whole commit, and real processes appending to one ledger at once.
 import { execFile } from "node:child_process";
 import { subscribe, unsubscribe } from "node:diagnostics_channel";
-import { readFileSync } from "node:fs";
-import { promisify } from "node:util";
+import { readdirSync, readFileSync } from "node:fs";
+import { dirname } from "node:path";
 import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { EvidenceLedger, LEDGER_WAIT_CHANNEL, type LedgerRecord } from "../../runtime/evidence/index.js";
+import { evidenceLocations, LEDGER_WAIT_CHANNEL, type LedgerRecord } from "../../runtime/evidence/index.js";
 import { LOCK_WAIT_CHANNEL } from "../../runtime/workspace/index.js";
 import { REPO_ROOT } from "../tools/helpers.js";
 import { type LedgerFixture, makeLedger } from "./helpers.js";
@@ -76,6 +77,32 @@ describe("EvidenceLedger group commit in one process", () => {
     const fresh = await fx.ledger(32).read();
     expect(fresh.state.runs).toBe(50);
     expect(fresh.warnings).toEqual([]);
+  });
+
+  it("after commits at once the head mark and the checkpoint name durable records, and no temp file is left", async () => {
+    const ledger = fx.ledger(4);
+    await ledger.read();
+    await Promise.all(
+      Array.from({ length: 40 }, (_, i) =>
+        ledger.transact(() => ({ records: [runRecord({ i })], result: i })),
+      ),
+    );
+    const all = records();
+    const last = all[all.length - 1]!;
+    const headFile = evidenceLocations(fx.paths, fx.home).headFile;
+    expect(JSON.parse(readFileSync(headFile, "utf8"))).toMatchObject({ seq: last.seq, hash: last.hash });
+    const checkpoint = JSON.parse(readFileSync(fx.paths.progress, "utf8")) as {
+      ledger: { seq: number; hash: string };
+    };
+    const anchored = all.find((r) => r.seq === checkpoint.ledger.seq);
+    expect(anchored?.hash).toBe(checkpoint.ledger.hash);
+    const temps = [...readdirSync(dirname(headFile)), ...readdirSync(fx.paths.skillgateDir)].filter((name) =>
+      name.endsWith(".tmp"),
+    );
+    expect(temps).toEqual([]);
+    const fresh = await fx.ledger(4).read();
+    expect(fresh.warnings).toEqual([]);
+    expect(fresh.state.runs).toBe(40);
   });
 
   it("publishes every transaction's wait for the lock, with the size of its commit", async () => {
