@@ -119,6 +119,12 @@ const hostService = (script: string): Case => ({
   },
 });
 
+/** A .ts helper run twice: compiled by the fast path, then under real tsx (`exact` overrides the second run's fields). */
+const bothTsRunners = (c: Case, exact: Partial<Case> = {}): Case[] => [
+  { ...c, why: `${c.why} (.ts fast path)` },
+  { ...c, ...exact, why: `${c.why} under real tsx`, exactRunner: true },
+];
+
 const fileAtMost = (name: string) => (_run: CommandRecord, ctx: Context) =>
   expect(statSync(join(ctx.ws, name)).size).toBeLessThanOrEqual(MAX_FILE_SIZE_BYTES);
 
@@ -144,26 +150,17 @@ export const CASES: Case[] = [
   { script: "memory_big_alloc.py", why: "one 8 GiB allocation", status: "memory_limit" },
   { script: "memory_children.py", why: "tree over the limit, each child under it", status: "memory_limit" },
   { script: "memory_bomb.js", why: "growing buffers", status: "memory_limit" },
-  { script: "memory_bomb.ts", why: "growing buffers (.ts fast path)", status: "memory_limit", variant: "ts" },
-  {
+  ...bothTsRunners({
     script: "memory_bomb.ts",
-    why: "growing buffers under real tsx",
+    why: "growing buffers",
     status: "memory_limit",
     variant: "ts",
-    exactRunner: true,
-  },
+  }),
   // Time and signals
   { script: "infinite_loop.py", why: "busy loop", status: "timeout" },
   { script: "infinite_loop.sh", why: "busy loop", status: "timeout" },
   { script: "infinite_loop.js", why: "busy loop", status: "timeout" },
-  { script: "infinite_loop.ts", why: "busy loop (.ts fast path)", status: "timeout", variant: "tsLoop" },
-  {
-    script: "infinite_loop.ts",
-    why: "busy loop under real tsx",
-    status: "timeout",
-    variant: "tsLoop",
-    exactRunner: true,
-  },
+  ...bothTsRunners({ script: "infinite_loop.ts", why: "busy loop", status: "timeout", variant: "tsLoop" }),
   { script: "sigterm_ignore.py", why: "ignores SIGTERM", status: "timeout" },
   { script: "sigterm_ignore.sh", why: "ignores SIGTERM", status: "timeout" },
   { script: "sigterm_ignore.js", why: "ignores SIGTERM", status: "timeout" },
@@ -206,23 +203,17 @@ export const CASES: Case[] = [
     args: (ctx) => [join(ctx.ws, "sh-daemon-l1")],
     check: daemonDied("sh-daemon-l1"),
   },
-  {
-    script: "setsid_daemon.ts",
-    why: "detached child (.ts fast path)",
-    status: "ok",
-    variant: "ts",
-    args: (ctx) => [join(ctx.ws, "ts-daemon")],
-    check: daemonDied("ts-daemon"),
-  },
-  {
-    script: "setsid_daemon.ts",
-    why: "detached child under real tsx",
-    status: "ok",
-    variant: "ts",
-    exactRunner: true,
-    args: (ctx) => [join(ctx.ws, "ts-daemon-tsx")],
-    check: daemonDied("ts-daemon-tsx"),
-  },
+  ...bothTsRunners(
+    {
+      script: "setsid_daemon.ts",
+      why: "detached child",
+      status: "ok",
+      variant: "ts",
+      args: (ctx) => [join(ctx.ws, "ts-daemon")],
+      check: daemonDied("ts-daemon"),
+    },
+    { args: (ctx) => [join(ctx.ws, "ts-daemon-tsx")], check: daemonDied("ts-daemon-tsx") },
+  ),
   // Output
   ...[
     "stdout_flood.py",
@@ -275,31 +266,25 @@ export const CASES: Case[] = [
     args: (ctx) => [join(ctx.fakeHome, ".bashrc")],
     check: noSecrets,
   },
-  {
-    script: "write_system.ts",
-    why: "writes system files (.ts fast path)",
-    status: "ok",
-    variant: "ts",
-    args: (ctx) => [join(ctx.fakeHome, ".bashrc")],
-    check: (run, ctx, result) => {
-      // The fake home lies under /tmp, and the fast path's cache bind below it makes that folder exist in the
-      // run's private /tmp tmpfs: the append lands there and vanishes (the host file is a canary, unchanged).
-      const wrote = run.output.split("\n").filter((line) => line.startsWith("WROTE "));
-      expect(wrote).toEqual([`WROTE ${join(ctx.fakeHome, ".bashrc")}`]);
-      expect(ctx.fakeHome.startsWith("/tmp/")).toBe(true);
-      noSecrets({ ...run, output: run.output.replace(wrote[0] ?? "", "") }, ctx);
-      expect(result.text).not.toContain(ctx.secretText);
+  ...bothTsRunners(
+    {
+      script: "write_system.ts",
+      why: "writes system files",
+      status: "ok",
+      variant: "ts",
+      args: (ctx) => [join(ctx.fakeHome, ".bashrc")],
+      check: (run, ctx, result) => {
+        // The fake home lies under /tmp, and the fast path's cache bind below it makes that folder exist in the
+        // run's private /tmp tmpfs: the append lands there and vanishes (the host file is a canary, unchanged).
+        const wrote = run.output.split("\n").filter((line) => line.startsWith("WROTE "));
+        expect(wrote).toEqual([`WROTE ${join(ctx.fakeHome, ".bashrc")}`]);
+        expect(ctx.fakeHome.startsWith("/tmp/")).toBe(true);
+        noSecrets({ ...run, output: run.output.replace(wrote[0] ?? "", "") }, ctx);
+        expect(result.text).not.toContain(ctx.secretText);
+      },
     },
-  },
-  {
-    script: "write_system.ts",
-    why: "writes system files under real tsx",
-    status: "ok",
-    variant: "ts",
-    exactRunner: true,
-    args: (ctx) => [join(ctx.fakeHome, ".bashrc")],
-    check: noSecrets,
-  },
+    { check: noSecrets },
+  ),
   {
     script: "write_bashrc.sh",
     why: "appends to shell rc files",
@@ -385,21 +370,13 @@ export const CASES: Case[] = [
   { script: "env_dump.py", why: "environment dump", status: "ok", check: onlyAllowedEnv },
   { script: "env_dump.sh", why: "environment dump", status: "ok", check: onlyAllowedEnv },
   { script: "env_dump.js", why: "environment dump", status: "ok", check: onlyAllowedEnv },
-  {
+  ...bothTsRunners({
     script: "env_dump.ts",
-    why: "environment dump (.ts fast path)",
+    why: "environment dump",
     status: "ok",
     variant: "ts",
     check: onlyAllowedEnv,
-  },
-  {
-    script: "env_dump.ts",
-    why: "environment dump under real tsx",
-    status: "ok",
-    variant: "ts",
-    exactRunner: true,
-    check: onlyAllowedEnv,
-  },
+  }),
   {
     script: "proc_snoop.py",
     why: "host processes through /proc",
@@ -437,21 +414,13 @@ export const CASES: Case[] = [
   },
   // Network
   { script: "network_exfil.py", why: "internet by IP", status: "ok", check: noSecrets },
-  {
+  ...bothTsRunners({
     script: "network_exfil.ts",
-    why: "fetch (.ts fast path)",
+    why: "fetch",
     status: "ok",
     variant: "ts",
     check: noSecrets,
-  },
-  {
-    script: "network_exfil.ts",
-    why: "fetch under real tsx",
-    status: "ok",
-    variant: "ts",
-    exactRunner: true,
-    check: noSecrets,
-  },
+  }),
   { script: "dns_exfil.py", why: "DNS exfiltration", status: "ok", check: noSecrets },
   ...["localhost_service.py", "localhost_service.js", "dev_tcp.sh"].map(hostService),
   {
