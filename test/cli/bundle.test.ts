@@ -1,28 +1,17 @@
 // The built CLI (one-file bundle run from a V8 code cache) answers exactly as the sources do, verb by verb.
-import { execFile } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BUILT_MAIN, ensureBuilt } from "../bench/built.js";
 import { MAIN, TSX } from "../mcp/helpers.js";
+import { runProcess } from "../support/process.js";
 import { type Fixture, GATE_SKILL, makeFixture, REPO_ROOT } from "../tools/helpers.js";
 
-const run = promisify(execFile);
 let fixture: Fixture;
 
-async function cli(entry: "built" | "sources", args: string[], env: NodeJS.ProcessEnv = fixture.env) {
-  const argv = entry === "built" ? [process.execPath, BUILT_MAIN] : [TSX, MAIN];
-  try {
-    const { stdout, stderr } = await run(argv[0] as string, [...argv.slice(1), ...args], {
-      cwd: REPO_ROOT,
-      env,
-    });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const failed = error as { code: number; stdout: string; stderr: string };
-    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
-  }
+function cli(entry: "built" | "sources", args: string[], env: NodeJS.ProcessEnv = fixture.env) {
+  const [file, ...argv] = entry === "built" ? [process.execPath, BUILT_MAIN] : [TSX, MAIN];
+  return runProcess(file as string, [...argv, ...args], { cwd: REPO_ROOT, env });
 }
 
 beforeAll(() => {
@@ -92,7 +81,7 @@ describe("built CLI", () => {
   it("keeps one V8 code cache per verb (per tool for call) next to the bundle; catalog runs from its own bundle and loads no yaml, zod or ajv compiler", async () => {
     expect((await cli("built", ["call", "ListSkill", ...ws()])).code).toBe(0);
     const record = join(fixture.dir, "loads.txt");
-    const listed = await run(
+    const listed = await runProcess(
       process.execPath,
       [
         "--import",
@@ -104,6 +93,7 @@ describe("built CLI", () => {
       ],
       { cwd: REPO_ROOT, env: { ...fixture.env, RECORD_LOADS: record } },
     );
+    expect(listed.code).toBe(0);
     expect(JSON.parse(listed.stdout).ok).toBe(true);
     const loaded = readFileSync(record, "utf8").split("\n");
     expect(

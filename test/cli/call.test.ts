@@ -1,30 +1,15 @@
 // `skillgate call` / `status` as separate processes: a forced stage driven from a shell, state persisted between calls.
-import { execFile } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MAIN, TSX } from "../mcp/helpers.js";
+import { type ProcessOutcome, runProcess } from "../support/process.js";
 import { type Fixture, GATE_SKILL, GATE_SKILL_MD, makeFixture, REPO_ROOT } from "../tools/helpers.js";
-
-const run = promisify(execFile);
-
-interface Outcome {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
 
 let fixture: Fixture;
 
-async function skillgate(args: string[]): Promise<Outcome> {
-  try {
-    const { stdout, stderr } = await run(TSX, [MAIN, ...args], { cwd: REPO_ROOT, env: fixture.env });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const failed = error as { code: number; stdout: string; stderr: string };
-    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
-  }
+function skillgate(args: string[]): Promise<ProcessOutcome> {
+  return runProcess(TSX, [MAIN, ...args], { cwd: REPO_ROOT, env: fixture.env });
 }
 
 const ws = () => ["--workspace", fixture.ws, "--config", fixture.configFile];

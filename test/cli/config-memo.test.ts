@@ -1,26 +1,18 @@
 // The built CLI keeps the config it resolved in <home>/cache/config and reads the layers again when one changes.
-import { execFile } from "node:child_process";
 import { readdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BUILT_MAIN, ensureBuilt } from "../bench/built.js";
+import { runProcess } from "../support/process.js";
 import { type Fixture, makeFixture, REPO_ROOT } from "../tools/helpers.js";
 
-const run = promisify(execFile);
 let fixture: Fixture;
 
-async function built(args: string[]) {
-  try {
-    const { stdout, stderr } = await run(process.execPath, [BUILT_MAIN, ...args], {
-      cwd: REPO_ROOT,
-      env: { ...fixture.env, NO_COLOR: "1" },
-    });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const failed = error as { code: number; stdout: string; stderr: string };
-    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
-  }
+function built(args: string[]) {
+  return runProcess(process.execPath, [BUILT_MAIN, ...args], {
+    cwd: REPO_ROOT,
+    env: { ...fixture.env, NO_COLOR: "1" },
+  });
 }
 
 beforeAll(() => {

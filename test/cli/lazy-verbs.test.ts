@@ -1,15 +1,13 @@
 // The CLI loads only the verb it runs: help still lists every verb, and `catalog` loads neither zod nor yaml.
-import { execFile } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { promisify } from "node:util";
 import { afterAll, describe, expect, it } from "vitest";
 import { commandLoaders, commandsFor } from "../../runtime/cli/commands/index.js";
 import { MAIN } from "../mcp/helpers.js";
+import { runProcess } from "../support/process.js";
 import { tempRoot } from "../support/workspace.js";
 import { REPO_ROOT } from "../tools/helpers.js";
 
-const run = promisify(execFile);
 const temp = tempRoot("skillgate-lazy-");
 const dir = temp.dir;
 afterAll(() => temp.cleanup());
@@ -26,18 +24,12 @@ const VERBS = [
   "verify",
 ];
 
-async function skillgate(args: string[], env: NodeJS.ProcessEnv = {}) {
-  try {
-    const { stdout, stderr } = await run(
-      process.execPath,
-      ["--import", "tsx", "--import", join(REPO_ROOT, "test", "cli", "record-loads.mjs"), MAIN, ...args],
-      { cwd: REPO_ROOT, env: { ...process.env, NO_COLOR: "1", ...env } },
-    );
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const failed = error as { code: number; stdout: string; stderr: string };
-    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
-  }
+function skillgate(args: string[], env: NodeJS.ProcessEnv = {}) {
+  return runProcess(
+    process.execPath,
+    ["--import", "tsx", "--import", join(REPO_ROOT, "test", "cli", "record-loads.mjs"), MAIN, ...args],
+    { cwd: REPO_ROOT, env: { ...process.env, NO_COLOR: "1", ...env } },
+  );
 }
 
 describe("lazy CLI verbs", () => {

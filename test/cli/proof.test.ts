@@ -6,20 +6,15 @@ import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { callTool } from "../../runtime/tools/registry.js";
 import { MAIN, TSX } from "../mcp/helpers.js";
+import { runProcess } from "../support/process.js";
 import { type Fixture, GATE_SKILL, GATE_SKILL_MD, makeFixture, REPO_ROOT } from "../tools/helpers.js";
 
 const run = promisify(execFile);
 let fixture: Fixture;
 let proof: string;
 
-async function skillgate(args: string[]): Promise<{ code: number; stdout: string }> {
-  try {
-    const { stdout } = await run(TSX, [MAIN, ...args], { cwd: REPO_ROOT, env: fixture.env });
-    return { code: 0, stdout };
-  } catch (error) {
-    const failed = error as { code: number; stdout: string };
-    return { code: failed.code, stdout: failed.stdout };
-  }
+function skillgate(args: string[]) {
+  return runProcess(TSX, [MAIN, ...args], { cwd: REPO_ROOT, env: fixture.env });
 }
 
 beforeAll(async () => {

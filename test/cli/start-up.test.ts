@@ -5,28 +5,17 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, describe, expect, it } from "vitest";
 import { connectStdio, MAIN, TSX } from "../mcp/helpers.js";
+import { type ProcessOutcome, runProcess } from "../support/process.js";
 import { type Fixture, type FixtureOptions, makeFixture, REPO_ROOT, removeTree } from "../tools/helpers.js";
 
 const run = promisify(execFile);
 
-interface Outcome {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-async function skillgate(args: string[], env: NodeJS.ProcessEnv, cwd = REPO_ROOT): Promise<Outcome> {
-  try {
-    const { stdout, stderr } = await run(TSX, [MAIN, ...args], { cwd, env });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const failed = error as { code: number; stdout: string; stderr: string };
-    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
-  }
+function skillgate(args: string[], env: NodeJS.ProcessEnv, cwd = REPO_ROOT): Promise<ProcessOutcome> {
+  return runProcess(TSX, [MAIN, ...args], { cwd, env });
 }
 
 /** `serve` over stdio with stdin left open: a broken workflow must make it exit by itself. */
-function serveUntilExit(args: string[], env: NodeJS.ProcessEnv): Promise<Outcome> {
+function serveUntilExit(args: string[], env: NodeJS.ProcessEnv): Promise<ProcessOutcome> {
   return new Promise((resolve, reject) => {
     const child = spawn(TSX, [MAIN, "serve", ...args], { cwd: REPO_ROOT, env, stdio: "pipe" });
     let stdout = "";

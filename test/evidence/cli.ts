@@ -1,10 +1,7 @@
 // Runs `skillgate …` as a real subprocess (tsx on the sources) for the evidence attack tests.
-import { execFile } from "node:child_process";
-import { promisify } from "node:util";
 import { MAIN, TSX } from "../mcp/helpers.js";
+import { runProcess } from "../support/process.js";
 import { REPO_ROOT } from "../tools/helpers.js";
-
-const run = promisify(execFile);
 
 export interface CliOutcome {
   exit: number;
@@ -18,13 +15,12 @@ export interface CliResult extends CliOutcome {
 }
 
 export async function skillgate(args: string[], env: NodeJS.ProcessEnv): Promise<CliOutcome> {
-  try {
-    const { stdout, stderr } = await run(TSX, [MAIN, ...args], { cwd: REPO_ROOT, env, timeout: 120_000 });
-    return { exit: 0, stdout, stderr };
-  } catch (error) {
-    const failed = error as { code: number; stdout: string; stderr: string };
-    return { exit: failed.code, stdout: failed.stdout, stderr: failed.stderr };
-  }
+  const { code, stdout, stderr } = await runProcess(TSX, [MAIN, ...args], {
+    cwd: REPO_ROOT,
+    env,
+    timeout: 120_000,
+  });
+  return { exit: code, stdout, stderr };
 }
 
 /** `skillgate call TOOL ARGS --workspace WS --config CFG --json`, parsed. */

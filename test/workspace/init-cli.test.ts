@@ -1,12 +1,10 @@
-import { execFile } from "node:child_process";
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runProcess } from "../support/process.js";
 import { FIXTURE_PACK, FIXTURE_SINGLE_SKILL, tempDir } from "./helpers.js";
 
-const run = promisify(execFile);
 const PACKAGE_ROOT = fileURLToPath(new URL("../../", import.meta.url));
 const HARNESS = fileURLToPath(new URL("./init-cli-main.ts", import.meta.url));
 
@@ -16,17 +14,11 @@ beforeAll(() => {
 });
 afterAll(() => tmp.cleanup());
 
-async function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const { stdout, stderr } = await run(process.execPath, ["--import", "tsx", HARNESS, ...args], {
-      cwd: PACKAGE_ROOT,
-      env: { ...process.env, SKILLGATE_HOME: join(tmp.dir, "home"), NO_COLOR: "1" },
-    });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const failed = error as { code: number; stdout: string; stderr: string };
-    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
-  }
+function cli(args: string[]) {
+  return runProcess(process.execPath, ["--import", "tsx", HARNESS, ...args], {
+    cwd: PACKAGE_ROOT,
+    env: { ...process.env, SKILLGATE_HOME: join(tmp.dir, "home"), NO_COLOR: "1" },
+  });
 }
 
 describe("skillgate init", () => {
