@@ -37,9 +37,10 @@ export interface PidsCgroup {
   /**
    * destroy() without blocking the thread: forks are stopped and every member is killed now; the folders go as
    * soon as the kernel lets go of them (a killed process stays a member until it is reaped), retried on short
-   * timers that keep the process alive for at most ~150 ms. Resolves when removed or handed to the slow retries.
+   * timers that keep the process alive for at most ~150 ms, or `patienceMs` when longer (a process about to exit
+   * has no later timers). Resolves when removed or handed to the slow retries.
    */
-  release(): Promise<void>;
+  release(patienceMs?: number): Promise<void>;
 }
 
 function writeFile(file: string, value: string): boolean {
@@ -209,17 +210,19 @@ export function createPidsCgroup(
         removeWhenEmpty(dir, 50);
         if (separateMemory) removeWhenEmpty(memoryDir, 50);
       },
-      release(): Promise<void> {
+      release(patienceMs = 0): Promise<void> {
         writeFile(join(dir, "pids.max"), "0");
         const removed = (): boolean =>
           !killMembers() && rmdirQuiet(dir) && (!separateMemory || rmdirQuiet(memoryDir));
         if (removed()) return Promise.resolve();
+        const deadline = Date.now() + patienceMs;
         return new Promise((resolve) => {
           let attempt = 0;
           const retry = (): void => {
             attempt++;
             if (removed()) resolve();
-            else if (attempt < RELEASE_ATTEMPTS) setTimeout(retry, attempt < 20 ? 1 : 10);
+            else if (attempt < RELEASE_ATTEMPTS || Date.now() < deadline)
+              setTimeout(retry, attempt < 20 ? 1 : 10);
             else {
               removeWhenEmpty(dir, 50, 0);
               if (separateMemory) removeWhenEmpty(memoryDir, 50, 0);

@@ -106,6 +106,8 @@ export async function runSocketServe(
     process.once("SIGTERM", stop);
   });
   log("stopped");
+  const { closeSharedPreparedPool } = await import("../../exec/index.js");
+  await closeSharedPreparedPool();
   // Watchers of the skill catalog would keep the process alive; serving is over.
   process.exit(process.exitCode ?? 0);
 }

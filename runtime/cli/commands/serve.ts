@@ -148,7 +148,7 @@ export function register(program: Command, io: CliIO): void {
         onProgress: initProgressPrinter(log),
       });
       if (!existsSync(session.runtime.DUT)) log(`warning: ${dutMissingWarning(session.runtime.DUT)}`);
-      const { findExecutable } = await import("../../exec/index.js");
+      const { closeSharedPreparedPool, findExecutable } = await import("../../exec/index.js");
       const sandbox = sandboxStartWarning(session.config, process.env, (name) => findExecutable(name));
       if (sandbox) log(`warning: ${sandbox}`);
       const serveArgs = reproducibleServeArgs(self, session.paths.root);
@@ -173,12 +173,15 @@ export function register(program: Command, io: CliIO): void {
           process.once("SIGTERM", stop);
         });
         log("stopped");
+        await closeSharedPreparedPool();
         // Watchers of the skill catalog would keep the process alive; serving is over.
         process.exit(process.exitCode ?? 0);
       }
       log(connectHelp(serveArgs, null));
       const serving = await serveStdio(session, log);
       await serving.closed;
+      // A held sandbox (and its cgroup) must not outlive the session; the exit hook alone cannot wait for the kernel.
+      await closeSharedPreparedPool();
       process.exit(process.exitCode ?? 0);
     } catch (error) {
       // stdout belongs to the protocol, so even with --json the error goes to stderr.

@@ -26,6 +26,8 @@ export interface HeldSandbox {
   go(): void;
   /** Kills the held sandbox and removes its cgroup (synchronous, so it also runs at process exit). */
   discard(): void;
+  /** Kills the held sandbox and resolves once its cgroup is gone (or `patienceMs` passed): for a process about to exit. */
+  end(patienceMs: number): Promise<void>;
 }
 
 export interface HoldDeps {
@@ -95,12 +97,15 @@ export async function holdSandboxFor(req: RunRequest, deps: HoldDeps): Promise<H
   // Waiting costs the event loop nothing: a held sandbox never keeps the process alive.
   spawned.child.unref();
   for (const stream of streams(spawned)) stream.unref?.();
-  const discard = (): void => {
+  const kill = (): void => {
     try {
       process.kill(-(spawned.child.pid as number), "SIGKILL");
     } catch {
       // gone already
     }
+  };
+  const discard = (): void => {
+    kill();
     cgroup.destroy();
   };
   try {
@@ -122,6 +127,10 @@ export async function holdSandboxFor(req: RunRequest, deps: HoldDeps): Promise<H
         held.go();
       },
       discard,
+      end(patienceMs: number): Promise<void> {
+        kill();
+        return cgroup.release(patienceMs);
+      },
     };
   } catch {
     discard();

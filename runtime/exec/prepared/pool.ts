@@ -17,6 +17,9 @@ export function planKey(argv: readonly string[], runId: string, req: RunRequest)
   return JSON.stringify([masked, req.cwd, req.limits.maxProcesses, req.limits.memoryBytes]);
 }
 
+/** Longest close() waits for a killed sandbox to leave its cgroup (under load the kernel may take a while). */
+const END_PATIENCE_MS = 5_000;
+
 /** Longest a sandbox may take to reach its hand-shake before the pool gives up on it. */
 const HOLD_TIMEOUT_MS = 30_000;
 
@@ -78,7 +81,7 @@ export class PreparedPool {
       timer = setTimeout(() => resolve("timeout"), HOLD_TIMEOUT_MS);
       timer.unref();
     });
-    entry.promise = Promise.race([made, timedOut]).then((held) => {
+    entry.promise = Promise.race([made, timedOut]).then(async (held) => {
       clearTimeout(timer);
       entry.done = true;
       if (held === "timeout") {
@@ -91,7 +94,7 @@ export class PreparedPool {
         return null;
       }
       if (this.closed) {
-        held.discard();
+        await held.end(END_PATIENCE_MS);
         return null;
       }
       this.stats.prepared++;
@@ -111,16 +114,20 @@ export class PreparedPool {
     return [...this.idle].flatMap((held) => held.cgroup.members());
   }
 
-  /** Kills every held sandbox; with `reopen` the pool keeps working afterwards (tests), else it prepares no more. */
+  /**
+   * Kills every held sandbox and waits for their cgroups to go; with `reopen` the pool keeps working afterwards
+   * (tests), else it prepares no more.
+   */
   async close(reopen = false): Promise<void> {
     this.closed = true;
     await this.pending?.promise;
     this.pending = null;
-    for (const held of this.idle) {
+    const ending = [...this.idle].map((held) => {
       this.stats.discarded++;
-      held.discard();
-    }
+      return held.end(END_PATIENCE_MS);
+    });
     this.idle.clear();
+    await Promise.all(ending);
     this.lastKey = null;
     if (reopen) this.closed = false;
     else process.off("exit", this.onExit);
@@ -134,4 +141,9 @@ export function sharedPreparedPool(env: NodeJS.ProcessEnv = process.env): Prepar
   if (env.SKILLGATE_PREPARED_SANDBOX === "0") return null;
   shared ??= new PreparedPool();
   return shared;
+}
+
+/** Ends the process-wide pool (if one was made): `serve` calls it before exiting so no held sandbox outlives it. */
+export async function closeSharedPreparedPool(): Promise<void> {
+  await shared?.close();
 }
