@@ -1,4 +1,5 @@
-// Discovery: ids, catalog order, nesting, scripts, bounds, skipped folders, symlinks and unreadable files.
+// The skill tree walker (runtime/skills/tree.ts, driven through scanSkillRoot): ids, catalog order, nesting, scripts,
+// bounds, skipped folders, symlinks, unreadable files, and re-walking one folder after a change.
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
@@ -6,10 +7,9 @@ import { afterEach, describe, expect, it } from "vitest";
 import {
   compareCodePoints,
   compareIds,
-  normaliseSkillId,
   scanSkillRoot,
-  validateSkillDir,
 } from "../../runtime/skills/index.js";
+import { SkillTree } from "../../runtime/skills/tree.js";
 import { skill, skillMd, tempDir, writeTree } from "./helpers.js";
 
 const cleanup: string[] = [];
@@ -270,54 +270,68 @@ describe("symlinks", () => {
   });
 });
 
-describe("validateSkillDir", () => {
-  it("loads one skill with an id relative to the given root", () => {
-    const dir = writeTree(root(), skill("grp/tool", { "scripts/run.py": "" }));
-    const result = validateSkillDir(path.join(dir, "grp/tool"), "strict", { root: dir });
-    expect(result.ok).toBe(true);
-    expect(result.skill?.id).toBe("grp/tool");
-    expect(result.skill?.scripts).toEqual(["run.py"]);
-    expect(validateSkillDir(path.join(dir, "grp/tool")).skill?.id).toBe("tool");
+describe("SkillTree: refreshing one folder after a change", () => {
+  const treeOf = (dir: string) => {
+    const tree = new SkillTree(dir);
+    tree.scanAll();
+    return tree;
+  };
+  const idsOf = (tree: SkillTree) => tree.snapshot(2).skills.map((record) => record.id);
+
+  it("refreshDir of a parent picks up a new skill folder and forgets a removed one", () => {
+    const dir = writeTree(root(), { ...skill("grp/a"), ...skill("grp/b") });
+    const tree = treeOf(dir);
+    expect(idsOf(tree)).toEqual(["grp/a", "grp/b"]);
+    writeTree(dir, skill("grp/c"));
+    fs.rmSync(path.join(dir, "grp/a"), { recursive: true });
+    tree.refreshDir(path.join(dir, "grp"));
+    expect(idsOf(tree)).toEqual(["grp/b", "grp/c"]);
+    expect(tree.walkedDirs()).toContain(path.join(dir, "grp/c"));
+    expect(tree.walkedDirs()).not.toContain(path.join(dir, "grp/a"));
   });
 
-  it("reports a missing folder and a folder without SKILL.md", () => {
-    const dir = root();
-    expect(validateSkillDir(path.join(dir, "nope")).diagnostics).toEqual([
-      {
-        path: path.join(dir, "nope"),
-        code: "PATH_NOT_FOUND",
-        message: `skill folder ${path.join(dir, "nope")} does not exist (ENOENT); check the path`,
-        severity: "error",
-      },
-    ]);
-    expect(validateSkillDir(dir).diagnostics).toEqual([
-      {
-        path: dir,
-        code: "NO_SKILL_FILE",
-        message: `${dir} holds no file named exactly SKILL.md; add one with name and description frontmatter`,
-        severity: "error",
-      },
-    ]);
+  it("refreshDir of a skill re-reads its SKILL.md: an edit shows, a broken file is skipped with a diagnostic", () => {
+    const dir = writeTree(root(), skill("tool"));
+    const tree = treeOf(dir);
+    writeTree(dir, { "tool/SKILL.md": skillMd("tool", "Edited.") });
+    tree.refreshDir(path.join(dir, "tool"));
+    expect(tree.snapshot(2).skills.map((record) => record.description)).toEqual(["Edited."]);
+    writeTree(dir, { "tool/SKILL.md": "no frontmatter\n" });
+    tree.refreshDir(path.join(dir, "tool"));
+    const snapshot = tree.snapshot(3);
+    expect(snapshot.skills).toEqual([]);
+    expect(snapshot.skipped.map((diagnostic) => diagnostic.path)).toEqual([path.join(dir, "tool/SKILL.md")]);
+    expect(snapshot.generation).toBe(3);
   });
-});
 
-describe("normaliseSkillId", () => {
-  it.each([
-    ["a/b", "a/b"],
-    ["./a/b/", "a/b"],
-    ["a//b", "a/b"],
-    ["a/./b", "a/b"],
-    ["a/../b", "b"],
-    ["review/static-bug-analysis", "review/static-bug-analysis"],
-    ["", null],
-    [".", null],
-    ["./", null],
-    ["/abs/path", null],
-    ["..", null],
-    ["../a", null],
-    ["a/../../b", null],
-    ["a/..", null],
-  ])("%j → %j", (raw, expected) => {
-    expect(normaliseSkillId(raw)).toBe(expected);
+  it("refreshDir of scripts/ updates that skill's script list", () => {
+    const dir = writeTree(root(), skill("tool", { "scripts/a.py": "" }));
+    const tree = treeOf(dir);
+    writeTree(dir, { "tool/scripts/b.sh": "" });
+    tree.refreshDir(path.join(dir, "tool/scripts"));
+    expect(tree.snapshot(2).skills[0]?.scripts).toEqual(["a.py", "b.sh"]);
+  });
+
+  it("rewalkDir forgets a replaced subtree and walks it again; a folder it never walked is ignored", () => {
+    const dir = writeTree(root(), { ...skill("grp/old"), ...skill("other") });
+    const tree = treeOf(dir);
+    fs.rmSync(path.join(dir, "grp"), { recursive: true });
+    writeTree(dir, { ...skill("grp/new"), ...skill("grp/new/inner") });
+    tree.rewalkDir(path.join(dir, "grp"));
+    expect(idsOf(tree)).toEqual(["grp/new", "grp/new/inner", "other"]);
+    tree.rewalkDir(path.join(dir, "never-seen"));
+    tree.refreshDir(path.join(dir, "never-seen"));
+    expect(idsOf(tree)).toEqual(["grp/new", "grp/new/inner", "other"]);
+  });
+
+  it("a refresh of the root after the root was removed reports it missing", () => {
+    const dir = writeTree(root(), skill("tool"));
+    const tree = treeOf(dir);
+    fs.rmSync(dir, { recursive: true });
+    tree.refreshDir(dir);
+    const snapshot = tree.snapshot(2);
+    expect(snapshot.skills).toEqual([]);
+    expect(snapshot.skipped.map((diagnostic) => diagnostic.code)).toEqual([tree.rootMissing?.code]);
+    expect(tree.rootMissing).not.toBeNull();
   });
 });

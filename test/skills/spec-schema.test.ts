@@ -1,9 +1,15 @@
-// The build's ajv standalone validator reports exactly what the runtime-compiled schema reports, rule by rule.
+// The Agent Skills spec schema (runtime/skills/spec-schema.ts): checkSpecRules names each broken rule once, its fast path
+// agrees with the validator, and the build's ajv standalone validator reports exactly what the compiled schema reports.
 import { createRequire } from "node:module";
 import { Ajv, type ValidateFunction } from "ajv";
 import standaloneCode from "ajv/dist/standalone/index.js";
 import { describe, expect, it } from "vitest";
-import { SKILL_FRONTMATTER_SCHEMA, SPEC_AJV_OPTIONS } from "../../runtime/skills/spec-schema.js";
+import {
+  checkSpecRules,
+  SKILL_FRONTMATTER_SCHEMA,
+  SPEC_AJV_OPTIONS,
+  type SpecProblem,
+} from "../../runtime/skills/spec-schema.js";
 
 /** What scripts/build-spec-validator.mjs writes, evaluated as the CommonJS module it is. */
 function standaloneValidator(): ValidateFunction {
@@ -56,5 +62,71 @@ describe("ajv standalone spec validator", () => {
   it("the table exercises both verdicts", () => {
     const verdicts = new Set(cases.map(([, frontmatter]) => compiled(frontmatter)));
     expect([...verdicts].sort()).toEqual([false, true]);
+  });
+});
+
+describe("checkSpecRules", () => {
+  const compiled = new Ajv(SPEC_AJV_OPTIONS).compile(SKILL_FRONTMATTER_SCHEMA);
+  it.each(cases)(
+    "%s: no problems exactly when the schema passes (fast path or not)",
+    (_name, frontmatter) => {
+      expect(checkSpecRules(frontmatter).length === 0).toBe(compiled(frontmatter));
+    },
+  );
+
+  const problems: Array<[string, Record<string, unknown>, SpecProblem[]]> = [
+    [
+      "missing both",
+      {},
+      [
+        { rule: "NAME_MISSING", field: "name" },
+        { rule: "DESCRIPTION_MISSING", field: "description" },
+      ],
+    ],
+    ["name 65", { name: long(65), description: "d" }, [{ rule: "NAME_TOO_LONG", field: "name" }]],
+    [
+      "64 astral letters are 64 code points, not 128 units",
+      { name: "\u{1d4b6}".repeat(64), description: "d" },
+      [],
+    ],
+    [
+      "65 astral letters are too long",
+      { name: "\u{1d4b6}".repeat(65), description: "d" },
+      [{ rule: "NAME_TOO_LONG", field: "name" }],
+    ],
+    [
+      "uppercase with an underscore",
+      { name: "Bad_Name", description: "d" },
+      [
+        { rule: "NAME_NOT_LOWERCASE", field: "name" },
+        { rule: "NAME_INVALID_CHARS", field: "name" },
+      ],
+    ],
+    [
+      "blank description (Python whitespace)",
+      { name: "a", description: " \u0085\n" },
+      [{ rule: "DESCRIPTION_EMPTY", field: "description" }],
+    ],
+    ["U+FEFF is text to Python", { name: "a", description: "\ufeff" }, []],
+    [
+      "each broken rule once (unknown fields first, as ajv reports them)",
+      { name: "-Bad--Name-", description: "", extra: true, compatibility: [] },
+      [
+        { rule: "UNKNOWN_FIELD", field: "extra" },
+        { rule: "NAME_NOT_LOWERCASE", field: "name" },
+        { rule: "NAME_HYPHEN_EDGE", field: "name" },
+        { rule: "NAME_DOUBLE_HYPHEN", field: "name" },
+        { rule: "DESCRIPTION_EMPTY", field: "description" },
+        { rule: "COMPATIBILITY_NOT_STRING", field: "compatibility" },
+      ],
+    ],
+    [
+      "allowed-tools of numbers",
+      { name: "a", description: "d", "allowed-tools": [1, 2] },
+      [{ rule: "ALLOWED_TOOLS_INVALID", field: "allowed-tools" }],
+    ],
+  ];
+  it.each(problems)("%s", (_name, frontmatter, expected) => {
+    expect(checkSpecRules(frontmatter)).toEqual(expected);
   });
 });
