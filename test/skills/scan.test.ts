@@ -49,9 +49,14 @@ describe("validateSkillDir", () => {
 describe("validateSkillDir refusals and modes", () => {
   it("a file instead of a folder, and a SKILL.md that is a folder", () => {
     const dir = writeTree(root(), { "plain.txt": "x", "odd/SKILL.md/inner": "x" });
-    expect(validateSkillDir(path.join(dir, "plain.txt")).diagnostics.map((d) => [d.code, d.message])).toEqual([
-      ["NOT_A_FOLDER", `${path.join(dir, "plain.txt")} is not a folder; pass the folder that holds SKILL.md`],
-    ]);
+    expect(validateSkillDir(path.join(dir, "plain.txt")).diagnostics.map((d) => [d.code, d.message])).toEqual(
+      [
+        [
+          "NOT_A_FOLDER",
+          `${path.join(dir, "plain.txt")} is not a folder; pass the folder that holds SKILL.md`,
+        ],
+      ],
+    );
     const odd = path.join(dir, "odd");
     expect(validateSkillDir(odd).diagnostics.map((d) => [d.code, d.message])).toEqual([
       [

@@ -4,11 +4,7 @@ import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import {
-  compareCodePoints,
-  compareIds,
-  scanSkillRoot,
-} from "../../runtime/skills/index.js";
+import { compareCodePoints, compareIds, scanSkillRoot } from "../../runtime/skills/index.js";
 import { SkillTree } from "../../runtime/skills/tree.js";
 import { skill, skillMd, tempDir, writeTree } from "./helpers.js";
 
