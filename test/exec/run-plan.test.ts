@@ -2,7 +2,7 @@
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { ExecSchema } from "../../runtime/config/schema.js";
-import { envNameProblem, filterRunEnv, runPlanFor } from "../../runtime/exec/index.js";
+import { runPlanFor } from "../../runtime/exec/index.js";
 import { DEFAULT_WORKSPACE_BUDGET } from "../../runtime/exec/prepare/workspace-budget.js";
 
 const MIB = 1024 * 1024;
@@ -136,46 +136,5 @@ describe("runPlanFor", () => {
     expect(plan.warnings).toEqual([
       "skill 'group/skill': metadata skillgate-cache names 'pip'; known caches are uv, bun",
     ]);
-  });
-});
-
-describe("environment allow-list", () => {
-  it.each([
-    ["LD_PRELOAD", false],
-    ["ld_library_path", false],
-    ["DYLD_INSERT_LIBRARIES", false],
-    ["NODE_OPTIONS", false],
-    ["NODE_PATH", false],
-    ["PYTHONSTARTUP", false],
-    ["BASH_ENV", false],
-    ["BASH_FUNC_x%%", false],
-    ["http_proxy", false],
-    ["ALL_PROXY", false],
-    ["GIT_SSH_COMMAND", false],
-    ["HOME", false],
-    ["API_TOKEN", true],
-    ["MY_VAR_2", true],
-  ])("%s allowed: %s", (name, allowed) => {
-    expect(envNameProblem(name) === null).toBe(allowed);
-  });
-
-  it("filterRunEnv keeps DUT/OUT/run id and the caller's own names, drops the rest", () => {
-    expect(
-      filterRunEnv(
-        {
-          DUT: "d",
-          OUT: "o",
-          SKILLGATE_RUN_ID: "r",
-          UV_CACHE_DIR: "/c",
-          OK: "1",
-          LD_PRELOAD: "x",
-          BAD: "a\0b",
-        },
-        new Set(["UV_CACHE_DIR"]),
-      ),
-    ).toEqual({
-      env: { DUT: "d", OUT: "o", SKILLGATE_RUN_ID: "r", UV_CACHE_DIR: "/c", OK: "1" },
-      dropped: ["BAD", "LD_PRELOAD"],
-    });
   });
 });

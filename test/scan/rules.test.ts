@@ -1,9 +1,10 @@
-// Rules-file validation: every problem reported with its key path and rule id; loadRules errors name the file and the fix.
+// runtime/scan/rules.ts: rules-file validation (every problem with its key path and rule id) and loadRules errors naming the file and the fix.
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SkillgateError } from "../../runtime/errors.js";
-import { defaultRulesFile, loadRules, parseRules, scanText } from "../../runtime/scan/index.js";
+import { scanText } from "../../runtime/scan/index.js";
+import { defaultRulesFile, loadRules, parseRules } from "../../runtime/scan/rules.js";
 import { removeTree, tempRoot } from "../support/workspace.js";
 
 const ok = "{id: py.a, pattern: x, languages: [python], severity: low, message: m}";

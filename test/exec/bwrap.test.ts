@@ -1,13 +1,16 @@
-// Pure sandbox builders: the bubblewrap argv (with a fake host view) and the generated macOS profile text.
-import { describe, expect, it } from "vitest";
-import { installationPrefix } from "../../runtime/exec/bwrap.js";
+// runtime/exec/bwrap.ts: the pure bubblewrap argv (with a fake host view), its bound sources and the toolchain's installation prefix.
+import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
+import { afterAll, describe, expect, it } from "vitest";
 import {
   type BwrapPlan,
+  boundSources,
   bwrapArgv,
-  findExecutable,
-  macosSandboxProfile,
-  probeBwrap,
-} from "../../runtime/exec/index.js";
+  installationPrefix,
+  isHomeFolder,
+  isUnder,
+  realHost,
+} from "../../runtime/exec/bwrap.js";
+import { tempRoot } from "../support/workspace.js";
 
 const host = {
   kinds: new Map<string, string>([
@@ -214,21 +217,6 @@ describe("bwrapArgv", () => {
   });
 });
 
-describe("probeBwrap", () => {
-  it("reports the real bwrap as working, with its features", async () => {
-    expect(await probeBwrap(findExecutable("bwrap") as string)).toEqual({
-      ok: true,
-      features: { disableUserns: true, tmpfsSize: true },
-    });
-  });
-  it("reports a missing binary", async () => {
-    expect(await probeBwrap("/nonexistent/bwrap")).toEqual({
-      ok: false,
-      reason: "bubblewrap not found at /nonexistent/bwrap",
-    });
-  });
-});
-
 describe("installationPrefix", () => {
   it.each([
     ["/usr/bin/python3", null],
@@ -248,39 +236,77 @@ describe("installationPrefix", () => {
   });
 });
 
-describe("macosSandboxProfile", () => {
-  it("generates a deny-by-default profile with read, write and denied paths", () => {
+describe("boundSources", () => {
+  it("lists every host path the argv binds, once: writable, caches, read-only, cwd outside them, inner state, protected, skill", () => {
     expect(
-      macosSandboxProfile({
-        readPaths: ["/Users/u/ws/.ucagent/skills/s"],
-        writePaths: ["/Users/u/ws", '/tmp/we"ird\\dir'],
-        deniedPaths: ["/Users/u/.ssh"],
-        network: false,
-      }),
-    ).toBe(
-      [
-        "(version 1)",
-        "(deny default)",
-        "(allow process-fork)",
-        "(allow process-exec)",
-        "(allow signal (target same-sandbox))",
-        "(allow sysctl-read)",
-        '(allow mach-lookup (global-name "com.apple.system.opendirectoryd.libinfo"))',
-        "(allow file-read-metadata)",
-        '(allow file-read* (subpath "/usr") (subpath "/bin") (subpath "/sbin") (subpath "/System") (subpath "/Library/Frameworks") (subpath "/Library/Apple") (subpath "/private/etc") (subpath "/private/var/db/timezone") (subpath "/opt/homebrew") (subpath "/usr/local") (subpath "/dev") (subpath "/Users/u/ws/.ucagent/skills/s"))',
-        '(allow file-read* file-write* (subpath "/Users/u/ws") (subpath "/tmp/we\\"ird\\\\dir"))',
-        '(allow file-write* (literal "/dev/null") (literal "/dev/stdout") (literal "/dev/stderr"))',
-        '(deny file-read* file-write* (subpath "/Users/u/.ssh"))',
-        "",
-      ].join("\n"),
-    );
+      boundSources(
+        plan({
+          cwd: "/home/u/ws",
+          writablePaths: ["/home/u/ws/out", "/home/u/ws"],
+          persistentPaths: ["/c/uv", "/opt/py"],
+          protectedPaths: ["/home/u/ws/dut/.git"],
+        }),
+        host,
+      ),
+    ).toEqual([
+      "/home/u/ws/out",
+      "/home/u/ws",
+      "/c/uv",
+      "/opt/py",
+      "/home/u/ws/.git",
+      "/home/u/ws/.ucagent",
+      "/home/u/ws/dut/.git",
+      "/home/u/ws/.ucagent/skills/s",
+    ]);
   });
 
-  it("allows the network only when declared", () => {
-    const base = { readPaths: [], writePaths: [], deniedPaths: [] };
-    expect(macosSandboxProfile({ ...base, network: false })).not.toContain("network");
-    expect(macosSandboxProfile({ ...base, network: true })).toContain(
-      "(allow network*)\n(allow system-socket)\n",
-    );
+  it("adds the cwd when no writable folder holds it (only OUT writable)", () => {
+    expect(boundSources(plan({ writablePaths: ["/home/u/ws/out"], readOnlyPaths: [] }), host)).toEqual([
+      "/home/u/ws/out",
+      "/home/u/ws",
+      "/home/u/ws/.ucagent/skills/s",
+    ]);
+  });
+});
+
+describe("isUnder and isHomeFolder", () => {
+  it.each([
+    ["/a/b", "/a", true],
+    ["/a", "/a", true],
+    ["/ab", "/a", false],
+    ["/a/b", "/a/", true],
+    ["/", "/a", false],
+    ["/a/b/c", "/", true],
+  ])("isUnder(%s, %s) is %s", (path, dir, under) => {
+    expect(isUnder(path, dir)).toBe(under);
+  });
+
+  it.each([
+    ["/home/alice", true],
+    ["/root", true],
+    ["/srv/me", true],
+    ["/home/alice/tools", false],
+    ["/home", false],
+    ["/opt", false],
+  ])("isHomeFolder(%s) with HOME=/srv/me is %s", (dir, home) => {
+    expect(isHomeFolder(dir, "/srv/me")).toBe(home);
+  });
+});
+
+describe("realHost", () => {
+  const temp = tempRoot("skillgate-bwrap-host-", { realpath: true });
+  afterAll(() => temp.cleanup());
+
+  it("tells folders, files, symlinks to folders (with their target), symlinks to files and missing paths apart", () => {
+    mkdirSync(temp.path("dir"));
+    writeFileSync(temp.path("file"), "x");
+    symlinkSync("dir", temp.path("to-dir"));
+    symlinkSync("file", temp.path("to-file"));
+    symlinkSync("nowhere", temp.path("dangling"));
+    expect(
+      ["dir", "file", "to-dir", "to-file", "dangling", "missing"].map((name) =>
+        realHost.kind(temp.path(name)),
+      ),
+    ).toEqual(["dir", "file", "symlink:dir", "file", null, null]);
   });
 });
