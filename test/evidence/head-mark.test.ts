@@ -1,10 +1,25 @@
-// Rollback within one init: an older ledger/progress copy put back is refused; a crash between append and mark is not.
-import { copyFileSync, existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+// The ledger head mark (head-mark.ts): an older ledger/progress copy put back is refused as a rollback, a crash between append and mark is not; the mark file itself.
+import {
+  copyFileSync,
+  existsSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { workspacePaths } from "../../runtime/contracts/index.js";
-import { evidenceLocations, type HeadMark, rollbackVerdict } from "../../runtime/evidence/index.js";
+import { stageHeadMark, writeHeadMark } from "../../runtime/evidence/head-mark.js";
+import {
+  evidenceLocations,
+  type HeadMark,
+  readHeadMark,
+  rollbackVerdict,
+} from "../../runtime/evidence/index.js";
 import { callTool } from "../../runtime/tools/registry.js";
+import { tempRoot } from "../support/workspace.js";
 import { type Fixture, GATE_SKILL, GATE_SKILL_MD, makeFixture } from "../tools/helpers.js";
 import { completeStage0 } from "./attack-fixture.js";
 
@@ -174,5 +189,53 @@ describe("rollbackVerdict", () => {
     },
   ])("$name", ({ mark, seen, out }) => {
     expect(rollbackVerdict(mark, "i", seen)).toEqual(out);
+  });
+});
+
+describe("the head mark file", () => {
+  const root = tempRoot("skillgate-head-mark-");
+  afterAll(() => root.cleanup());
+  const mark: HeadMark = {
+    version: 1,
+    initId: "i1",
+    seq: 4,
+    hash: "a".repeat(64),
+    updatedAt: "2026-01-01T00:00:00.000Z",
+  };
+
+  it("is written 0600 (folder created 0700) and read back", async () => {
+    const file = root.path("home", "workspaces", "x.head.json");
+    await writeHeadMark(file, mark);
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    expect(statSync(root.path("home", "workspaces")).mode & 0o777).toBe(0o700);
+    expect(await readHeadMark(file)).toEqual(mark);
+  });
+
+  it("staged: the old mark stays until commit; abort leaves the old mark and no temp file", async () => {
+    const dir = root.path("staged");
+    const file = join(dir, "x.head.json");
+    await writeHeadMark(file, mark);
+    const aborted = await stageHeadMark(file, { ...mark, seq: 5 });
+    expect((await readHeadMark(file))?.seq).toBe(4);
+    await aborted.abort();
+    expect(readdirSync(dir)).toEqual(["x.head.json"]);
+    const staged = await stageHeadMark(file, { ...mark, seq: 6 });
+    expect((await readHeadMark(file))?.seq).toBe(4);
+    await staged.commit();
+    expect(await readHeadMark(file)).toEqual({ ...mark, seq: 6 });
+    expect(readdirSync(dir)).toEqual(["x.head.json"]);
+  });
+
+  it.each([
+    ["not JSON", "{"],
+    ["a fractional seq", JSON.stringify({ ...mark, seq: 1.5 })],
+    ["no hash", JSON.stringify({ ...mark, hash: null })],
+  ])("edited by hand (%s) is LEDGER_KEY_MISMATCH with both ways out", async (name, text) => {
+    const file = root.path(`edited-${name.replaceAll(" ", "-")}.json`);
+    writeFileSync(file, text);
+    await expect(readHeadMark(file)).rejects.toMatchObject({
+      code: "LEDGER_KEY_MISMATCH",
+      message: `the ledger head ${file} is not valid JSON of skillgate; it was edited outside skillgate. Restore it from a backup, or delete it to trust the workspace's ledger as it is (nothing in the workspace was changed).`,
+    });
   });
 });

@@ -1,10 +1,13 @@
-// Output fingerprints through the tools: a FIFO, device or escaping symlink planted as a stage output is named, never read.
+// Output fingerprints (stage/fingerprint.ts) through the tools: a FIFO, device or escaping symlink planted as a stage output is named, never read.
 import { execFileSync } from "node:child_process";
+import { createHash } from "node:crypto";
 import { mkdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { workspacePaths } from "../../runtime/contracts/index.js";
+import { changedOutputs, fingerprintOutputs } from "../../runtime/stage/index.js";
 import { callTool } from "../../runtime/tools/registry.js";
+import { tempRoot } from "../support/workspace.js";
 import { type Fixture, makeFixture } from "../tools/helpers.js";
 
 let fixture: Fixture | undefined;
@@ -98,5 +101,46 @@ describe("stage outputs that are not regular files", () => {
       "out/report.md/p": "not-regular:fifo",
       "out/report.md/a.txt": expect.stringMatching(/^1:/),
     });
+  });
+});
+
+describe("fingerprintOutputs", () => {
+  const root = tempRoot("skillgate-fingerprint-", { realpath: true });
+  afterAll(() => root.cleanup());
+  const runtime = { workspace: root.dir, OUT: root.path("out"), DUT: root.path("dut") };
+  const sha = (text: string) => createHash("sha256").update(text).digest("hex");
+
+  it("names each output with size, mtime and sha256; the hash changes with any byte and not with the order given", async () => {
+    mkdirSync(root.path("out"), { recursive: true });
+    writeFileSync(root.path("out", "a.md"), "alpha\n");
+    writeFileSync(root.path("out", "b.md"), "beta\n");
+    const first = await fingerprintOutputs(["{OUT}/a.md", "out/b.md", "out/none.md"], runtime, root.dir);
+    const mtime = (name: string) => statSync(root.path("out", name)).mtimeMs;
+    expect(first.files).toEqual({
+      "out/a.md": `6:${mtime("a.md")}:${sha("alpha\n")}`,
+      "out/b.md": `5:${mtime("b.md")}:${sha("beta\n")}`,
+      "out/none.md": "missing",
+    });
+    expect(first.problems).toEqual([]);
+    const reordered = await fingerprintOutputs(["out/none.md", "out/b.md", "{OUT}/a.md"], runtime, root.dir);
+    expect(reordered.hash).toBe(first.hash);
+    writeFileSync(root.path("out", "b.md"), "betA\n");
+    const edited = await fingerprintOutputs(["{OUT}/a.md", "out/b.md", "out/none.md"], runtime, root.dir);
+    expect(edited.hash).not.toBe(first.hash);
+    expect(changedOutputs(first.files, edited.files)).toEqual(["out/b.md"]);
+  });
+
+  it("an output path outside the workspace is not read, and the stage config is named as the fix", async () => {
+    const outside = tempRoot("skillgate-fingerprint-outside-");
+    try {
+      writeFileSync(outside.path("secret.txt"), "host secret\n");
+      const result = await fingerprintOutputs([outside.path("secret.txt")], runtime, root.dir);
+      expect(result.files).toEqual({ [outside.path("secret.txt")]: "outside" });
+      expect(result.problems).toEqual([
+        `output ${outside.path("secret.txt")} is outside the workspace: it was not read or fingerprinted (fix output_files in the stage config)`,
+      ]);
+    } finally {
+      outside.cleanup();
+    }
   });
 });

@@ -1,7 +1,7 @@
-// Evidence freshness as pure functions: when the last Check and the last accepted SetSkillUsage still count.
+// Evidence freshness (stage/freshness.ts) as pure functions: when the last Check and the last accepted SetSkillUsage still count.
 import { describe, expect, it } from "vitest";
 import { changedOutputs, checkFreshness, usageFreshness } from "../../runtime/stage/index.js";
-import { rec, SKILL, stateOf } from "./core.js";
+import { rec, SKILL, stateOf } from "../evidence/core.js";
 
 const outputs = (hash: string, files: Record<string, string> = {}) => ({ hash, files, problems: [] });
 const check = (data: Record<string, unknown>) =>
