@@ -1,14 +1,11 @@
-// Start-up through real processes: a broken workflow stops init/serve/call, serve restores the skill copy, flags.
-import { execFile, spawn } from "node:child_process";
+// Start-up through real processes: a broken workflow stops init/serve/call at once; serve restores the skill copy.
+import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { promisify } from "node:util";
 import { afterAll, describe, expect, it } from "vitest";
 import { connectStdio, MAIN, TSX } from "../mcp/helpers.js";
 import { type ProcessOutcome, runProcess } from "../support/process.js";
 import { type Fixture, type FixtureOptions, makeFixture, REPO_ROOT, removeTree } from "../tools/helpers.js";
-
-const run = promisify(execFile);
 
 function skillgate(args: string[], env: NodeJS.ProcessEnv, cwd = REPO_ROOT): Promise<ProcessOutcome> {
   return runProcess(TSX, [MAIN, ...args], { cwd, env });
@@ -150,117 +147,5 @@ describe("skills missing with skills enabled", () => {
     } finally {
       await second.close();
     }
-  });
-});
-
-describe("first-run flags", () => {
-  it("serve prints connect commands with every flag it was started with, paths absolute", async () => {
-    const f = fixture();
-    const conn = await connectStdio(["--workspace", f.ws, "--config", f.configFile, "--no-use-skill"], f.env);
-    try {
-      await conn.client.listTools();
-      expect(conn.stderr()).toContain(
-        `  Claude Code:    claude mcp add skillgate -- npx tsx ${MAIN} serve --workspace ${f.ws} --config ${f.configFile} --no-use-skill\n`,
-      );
-    } finally {
-      await conn.close();
-    }
-  });
-
-  it("init --dut records the target; a missing DUT is a warning and is never printed as the DUT", async () => {
-    const f = fixture();
-    const target = join(f.dir, "target");
-    mkdirSync(target);
-    const given = await skillgate(["init", f.ws, "--config", f.configFile, "--dut", target], f.env);
-    expect(given.code).toBe(0);
-    expect(given.stdout).toContain(`\nDUT: ${target}\n`);
-    const json = await skillgate(["init", f.ws, "--config", f.configFile, "--json"], f.env);
-    const report = JSON.parse(json.stdout) as { runtimeConfig: { DUT: string }; dut_exists: boolean };
-    expect(report.runtimeConfig.DUT).toBe(join(f.ws, "dut"));
-    expect(report.dut_exists).toBe(false);
-
-    const missing = join(f.dir, "no-such-target");
-    const warned = await skillgate(["init", f.ws, "--config", f.configFile, "--dut", missing], f.env);
-    expect(warned.code).toBe(0);
-    expect(warned.stdout).toContain("\nDUT: none (see the warning below)\n");
-    expect(warned.stdout).not.toContain(`DUT: ${missing}`);
-    expect(warned.stdout).toContain(
-      `warning: DUT ${missing} does not exist: put the target there, or pass --dut PATH (the folder of the program under work)`,
-    );
-  });
-
-  it("serve --dut records the target and warns at start when it does not exist", async () => {
-    const f = fixture();
-    const missing = join(f.dir, "absent-target");
-    const conn = await connectStdio([...flags(f), "--dut", missing], f.env);
-    try {
-      const status = await conn.client.callTool({
-        name: "RunSkillScript",
-        arguments: { commands: [["fixture/gate-skill", "show_env.py", ""]] },
-      });
-      expect((status.structuredContent as { commands: { output: string }[] }).commands[0]?.output).toContain(
-        `"DUT": "${missing}"`,
-      );
-      expect(conn.stderr()).toContain(`skillgate: warning: DUT ${missing} does not exist:`);
-      expect(conn.stderr()).toContain(`--dut ${missing}`);
-    } finally {
-      await conn.close();
-    }
-  });
-
-  it("serve without bubblewrap says so at start, and every tool but script runs works", async () => {
-    const f = fixture();
-    const env = { ...f.env, SKILLGATE_BWRAP: join(f.dir, "no-bwrap") };
-    const conn = await connectStdio(flags(f), env);
-    try {
-      expect(conn.stderr()).toContain(
-        `skillgate: warning: SKILLGATE_BWRAP=${join(f.dir, "no-bwrap")} does not exist: RunSkillScript will refuse to run scripts until it names the bubblewrap binary`,
-      );
-      const listed = await conn.client.callTool({ name: "ListSkill", arguments: {} });
-      expect(listed.isError).toBeFalsy();
-      const ran = await conn.client.callTool({
-        name: "RunSkillScript",
-        arguments: { commands: [["fixture/gate-skill", "show_env.py", ""]] },
-      });
-      expect(ran.isError).toBe(true);
-      // The stable code is in the structured result; the text says what is missing and the fix.
-      expect((ran.structuredContent as { code?: string }).code).toBe("SANDBOX_UNAVAILABLE");
-      expect((ran.content as { text: string }[])[0]?.text).toContain(
-        `Command 1 failed (sandbox_unavailable): cannot run script 'show_env.py' at sandbox level 2: bubblewrap not found at ${join(f.dir, "no-bwrap")}; fix: `,
-      );
-    } finally {
-      await conn.close();
-    }
-  });
-
-  it("--version prints the package version", async () => {
-    const outcome = await skillgate(["--version"], process.env);
-    expect(outcome).toEqual({ code: 0, stdout: "0.1.0\n", stderr: "" });
-  });
-
-  it("status and the Status tool number stages the same way (from 0, as UCAgent)", async () => {
-    const f = fixture();
-    const status = await skillgate(["status", ...flags(f)], f.env);
-    const tool = await skillgate(["call", "Status", ...flags(f)], f.env);
-    expect(status.stdout).toMatch(/\n0 {3}report {26}current/);
-    expect(status.stdout).toMatch(/\n1 {3}summary {25}pending/);
-    expect(tool.stdout).toContain("  [>] 0. report (current)\n  [ ] 1. summary (pending)");
-  });
-
-  it("catalog piped into head exits cleanly (no EPIPE crash)", async () => {
-    const f = fixture();
-    const root = join(f.dir, "many");
-    for (let i = 0; i < 400; i++) {
-      const dir = join(root, `skill-${String(i).padStart(3, "0")}`);
-      mkdirSync(dir, { recursive: true });
-      writeFileSync(join(dir, "SKILL.md"), `---\nname: skill-${i}\ndescription: ${"x".repeat(900)}\n---\n`);
-    }
-    const { stdout, stderr } = await run(
-      "bash",
-      ["-c", `"${TSX}" "${MAIN}" catalog "${root}" | head -n 1; echo "status=\${PIPESTATUS[0]}"`],
-      { cwd: REPO_ROOT, env: f.env, maxBuffer: 1 << 24 },
-    );
-    expect(stdout).toBe(`400 skill(s) in ${root}\nstatus=0\n`);
-    expect(stderr).toBe("");
   });
 });

@@ -1,21 +1,26 @@
+// `skillgate init` as a real process: --config/--extra-skill-path JSON report, --no-use-skill, progress, flag and config errors.
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runProcess } from "../support/process.js";
-import { FIXTURE_PACK, FIXTURE_SINGLE_SKILL, tempDir } from "./helpers.js";
+import { MAIN, TSX } from "../../mcp/helpers.js";
+import { runProcess } from "../../support/process.js";
+import { type TempRoot, tempRoot } from "../../support/workspace.js";
+import { type Fixture, makeFixture } from "../../tools/helpers.js";
 
-const PACKAGE_ROOT = fileURLToPath(new URL("../../", import.meta.url));
-const HARNESS = fileURLToPath(new URL("./init-cli-main.ts", import.meta.url));
+const PACKAGE_ROOT = fileURLToPath(new URL("../../../", import.meta.url));
+const FIXTURES = fileURLToPath(new URL("../../fixtures/workspace/", import.meta.url));
+const FIXTURE_PACK = join(FIXTURES, "pack");
+const FIXTURE_SINGLE_SKILL = join(FIXTURES, "single-skill");
 
-let tmp: ReturnType<typeof tempDir>;
+let tmp: TempRoot;
 beforeAll(() => {
-  tmp = tempDir();
+  tmp = tempRoot("skillgate-init-cli-");
 });
 afterAll(() => tmp.cleanup());
 
 function cli(args: string[]) {
-  return runProcess(process.execPath, ["--import", "tsx", HARNESS, ...args], {
+  return runProcess(TSX, [MAIN, ...args], {
     cwd: PACKAGE_ROOT,
     env: { ...process.env, SKILLGATE_HOME: join(tmp.dir, "home"), NO_COLOR: "1" },
   });
@@ -87,5 +92,41 @@ describe("skillgate init", () => {
         details: expect.any(Object),
       },
     });
+  });
+});
+
+describe("skillgate init --dut", () => {
+  const fixtures: Fixture[] = [];
+  const fixture = () => {
+    const made = makeFixture();
+    fixtures.push(made);
+    return made;
+  };
+  afterAll(() => {
+    for (const made of fixtures) made.cleanup();
+  });
+  const skillgate = (args: string[], env: NodeJS.ProcessEnv) =>
+    runProcess(TSX, [MAIN, ...args], { cwd: PACKAGE_ROOT, env });
+
+  it("init --dut records the target; a missing DUT is a warning and is never printed as the DUT", async () => {
+    const f = fixture();
+    const target = join(f.dir, "target");
+    mkdirSync(target);
+    const given = await skillgate(["init", f.ws, "--config", f.configFile, "--dut", target], f.env);
+    expect(given.code).toBe(0);
+    expect(given.stdout).toContain(`\nDUT: ${target}\n`);
+    const json = await skillgate(["init", f.ws, "--config", f.configFile, "--json"], f.env);
+    const report = JSON.parse(json.stdout) as { runtimeConfig: { DUT: string }; dut_exists: boolean };
+    expect(report.runtimeConfig.DUT).toBe(join(f.ws, "dut"));
+    expect(report.dut_exists).toBe(false);
+
+    const missing = join(f.dir, "no-such-target");
+    const warned = await skillgate(["init", f.ws, "--config", f.configFile, "--dut", missing], f.env);
+    expect(warned.code).toBe(0);
+    expect(warned.stdout).toContain("\nDUT: none (see the warning below)\n");
+    expect(warned.stdout).not.toContain(`DUT: ${missing}`);
+    expect(warned.stdout).toContain(
+      `warning: DUT ${missing} does not exist: put the target there, or pass --dut PATH (the folder of the program under work)`,
+    );
   });
 });

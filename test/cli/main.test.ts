@@ -1,9 +1,9 @@
-// The CLI loads only the verb it runs: help still lists every verb, and `catalog` loads neither zod nor yaml.
+// runtime/cli/main.ts as a real process: only the verb it runs loads, help lists every verb, usage errors exit 2, --version.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { commandLoaders, commandsFor } from "../../runtime/cli/commands/index.js";
-import { MAIN } from "../mcp/helpers.js";
+import { MAIN, TSX } from "../mcp/helpers.js";
 import { runProcess } from "../support/process.js";
 import { tempRoot } from "../support/workspace.js";
 import { REPO_ROOT } from "../tools/helpers.js";
@@ -69,5 +69,12 @@ describe("lazy CLI verbs", () => {
       ),
     );
     expect(unwanted).toEqual([]);
+  });
+});
+
+describe("skillgate (main)", () => {
+  it("--version prints the package version", async () => {
+    const outcome = await runProcess(TSX, [MAIN, "--version"], { cwd: REPO_ROOT, env: process.env });
+    expect(outcome).toEqual({ code: 0, stdout: "0.1.0\n", stderr: "" });
   });
 });

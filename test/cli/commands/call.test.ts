@@ -2,9 +2,9 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { MAIN, TSX } from "../mcp/helpers.js";
-import { type ProcessOutcome, runProcess } from "../support/process.js";
-import { type Fixture, GATE_SKILL, GATE_SKILL_MD, makeFixture, REPO_ROOT } from "../tools/helpers.js";
+import { MAIN, TSX } from "../../mcp/helpers.js";
+import { type ProcessOutcome, runProcess } from "../../support/process.js";
+import { type Fixture, GATE_SKILL, GATE_SKILL_MD, makeFixture, REPO_ROOT } from "../../tools/helpers.js";
 
 let fixture: Fixture;
 
@@ -116,37 +116,6 @@ describe("skillgate call across processes", () => {
       code: 1,
       message:
         "Invalid arguments for ReadTextFile: 'start' is too small (start is a 1-based line number (0 reads from line 1); negative values are not allowed), got -1.",
-    },
-    // The same missing path is the same usage error (exit 2) in every verb.
-    {
-      args: ["init", "/nonexistent-ws-parent/ws", "--extra-skill-path", "/nonexistent-skills"],
-      workspace: false,
-      code: 2,
-      message: "error [PATH_NOT_FOUND]:",
-    },
-    {
-      args: ["validate", "/nonexistent-skills"],
-      workspace: false,
-      code: 2,
-      message: "error [PATH_NOT_FOUND]:",
-    },
-    {
-      args: ["catalog", "/nonexistent-skills"],
-      workspace: false,
-      code: 2,
-      message: "error [PATH_NOT_FOUND]:",
-    },
-    {
-      args: ["serve", "--json"],
-      workspace: true,
-      code: 2,
-      message: "--json needs --http: over stdio, stdout carries the MCP protocol only.",
-    },
-    {
-      args: ["serve", "--http", "nowhere"],
-      workspace: true,
-      code: 2,
-      message: "--http 'nowhere' is not a listen address",
     },
   ])("skillgate $args exits $code", async ({ args, workspace, code, message }) => {
     const outcome = await skillgate(workspace ? [...args, ...ws()] : args);

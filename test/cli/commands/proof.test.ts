@@ -4,10 +4,10 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { callTool } from "../../runtime/tools/registry.js";
-import { MAIN, TSX } from "../mcp/helpers.js";
-import { runProcess } from "../support/process.js";
-import { type Fixture, GATE_SKILL, GATE_SKILL_MD, makeFixture, REPO_ROOT } from "../tools/helpers.js";
+import { callTool } from "../../../runtime/tools/registry.js";
+import { MAIN, TSX } from "../../mcp/helpers.js";
+import { runProcess } from "../../support/process.js";
+import { type Fixture, GATE_SKILL, GATE_SKILL_MD, makeFixture, REPO_ROOT } from "../../tools/helpers.js";
 
 const run = promisify(execFile);
 let fixture: Fixture;

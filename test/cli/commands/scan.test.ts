@@ -3,9 +3,9 @@ import { writeFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { execa } from "execa";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type TempRoot, tempRoot } from "../support/workspace.js";
+import { type TempRoot, tempRoot } from "../../support/workspace.js";
 
-const ROOT = resolve(import.meta.dirname, "..", "..");
+const ROOT = resolve(import.meta.dirname, "..", "..", "..");
 const TSX = join(ROOT, "node_modules", ".bin", "tsx");
 const HOSTILE = "test/fixtures/scan/hostile-skill";
 const BENIGN = "test/fixtures/scan/benign-skill";
