@@ -1,9 +1,12 @@
-// Table test of UCAgent's edges in ucagent mode (issue 13): its frontmatter regex, PyYAML safe_load and Python str semantics.
+// UCAgent's loader (runtime/skills/ucagent.ts): its frontmatter split, PyYAML safe_load and required-field test, directly
+// and as a table of UCAgent's edges in ucagent mode (issue 13).
 import fs from "node:fs";
 import path from "node:path";
 import { execa } from "execa";
 import { describe, expect, it } from "vitest";
 import { parseSkillFile } from "../../runtime/skills/index.js";
+import { loadPyYaml } from "../../runtime/skills/pyyaml.js";
+import { loadUcagentFrontmatter, ucagentRequired } from "../../runtime/skills/ucagent.js";
 import { tempDir, writeTree } from "./helpers.js";
 
 const FILE = "/skills/demo-skill/SKILL.md";
@@ -190,5 +193,122 @@ describe("ucagent mode at UCAgent's edges", () => {
     expect(run.exitCode).toBe(1);
     expect(run.stdout).toContain("could not determine a constructor for the tag !custom");
     fs.rmSync(root, { recursive: true, force: true });
+  });
+});
+
+describe("loadUcagentFrontmatter", () => {
+  const loadIn = (text: string, mode: "ucagent" | "lenient", folder = "demo-skill") => {
+    const warnings: string[] = [];
+    const loaded = loadUcagentFrontmatter(text, mode, folder, (code, message) =>
+      warnings.push(`${code}: ${message}`),
+    );
+    return { loaded, warnings };
+  };
+
+  it("returns the loaded value and the body after the closing line", () => {
+    const { loaded, warnings } = loadIn(`---\nname: demo-skill\ndescription: ${D}\n---\n# Body\n`, "ucagent");
+    expect(loaded).toMatchObject({
+      ok: true,
+      value: { name: "demo-skill", description: D },
+      body: "# Body\n",
+    });
+    expect(warnings).toEqual([]);
+  });
+
+  it("the empty-block fix names the folder in NFKC form", () => {
+    expect(loadIn("---\n---\n", "ucagent", "\ufb01le-tool").loaded).toEqual({
+      ok: false,
+      code: "EMPTY_FRONTMATTER",
+      message:
+        'the frontmatter block is empty; add name: file-tool and description: <what the skill does and when to use it> between the "---" lines',
+    });
+  });
+
+  it("lenient mode retries with quoted values and warns with the line in the file; ucagent mode does not", () => {
+    const text = "---\n\nname: demo-skill\ndescription: Use when: x\n---\n";
+    expect(loadIn(text, "ucagent").loaded).toMatchObject({ ok: false, code: "YAML_ERROR" });
+    const lenient = loadIn(text, "lenient");
+    expect(lenient.loaded).toMatchObject({ ok: true, value: { description: "Use when: x" } });
+    expect(lenient.warnings).toEqual([
+      'YAML_COLON_QUOTED: value of "description" on line 4 contains ": " and is not valid plain YAML; loaded it as the string "Use when: x" — quote it in SKILL.md: description: "Use when: x"',
+    ]);
+  });
+});
+
+describe("ucagentRequired", () => {
+  const required = (yaml: string, field: "name" | "description") => {
+    const loaded = loadPyYaml(yaml);
+    if (!loaded.ok) throw new Error(`bad test YAML: ${loaded.message}`);
+    return ucagentRequired(loaded.value as Record<string, unknown>, field, "demo-skill", {
+      document: loaded.document,
+      yamlText: loaded.text,
+    });
+  };
+
+  it.each([
+    [
+      "missing name",
+      "description: d\n",
+      "name",
+      "NAME_MISSING",
+      'required field "name" is missing; add name: demo-skill',
+    ],
+    [
+      "missing description",
+      "name: a\n",
+      "description",
+      "DESCRIPTION_MISSING",
+      'required field "description" is missing; add description: <what the skill does and when to use it>',
+    ],
+    [
+      "empty name",
+      "name: ''\n",
+      "name",
+      "NAME_EMPTY",
+      'field "name" is empty; set it to the folder name: name: demo-skill',
+    ],
+    [
+      "null name",
+      "name:\n",
+      "name",
+      "NAME_EMPTY",
+      'field "name" is empty; set it to the folder name: name: demo-skill',
+    ],
+    [
+      "a YAML 1.1 boolean",
+      "description: no\n",
+      "description",
+      "DESCRIPTION_EMPTY",
+      'field "description" is a boolean (false), which UCAgent treats as empty (YAML 1.1 reads yes/no/on/off as booleans: quote the text); describe what the skill does and when to use it',
+    ],
+    [
+      "zero",
+      "name: 0\n",
+      "name",
+      "NAME_EMPTY",
+      'field "name" is a number (0), which UCAgent treats as empty; set it to the folder name: name: demo-skill',
+    ],
+  ] as const)("%s is skipped", (_label, yaml, field, code, message) => {
+    expect(required(yaml, field)).toEqual({ ok: false, code, message });
+  });
+
+  it("a whitespace-only string is listed as it is (UCAgent does not strip)", () => {
+    expect(required("name: '  '\n", "name")).toEqual({ ok: true, value: { text: "  " } });
+  });
+
+  it("a non-string is listed through Python's str() of the scalar as written", () => {
+    expect(required("name: 1.0\n", "name")).toEqual({
+      ok: true,
+      value: {
+        text: "1.0",
+        notString:
+          'field "name" is a number (1), not text; loaded as "1.0" (Python\'s str(), as UCAgent) — quote it in SKILL.md',
+      },
+    });
+    expect(required("name: 12345678901234567890\n", "name")).toMatchObject({
+      ok: true,
+      value: { text: "12345678901234567890" },
+    });
+    expect(required("name: [a, 1]\n", "name")).toMatchObject({ ok: true, value: { text: "['a', 1]" } });
   });
 });
