@@ -1,7 +1,7 @@
 // Table tests for SKILL.md parsing (runtime/skills/validate.ts) in the ucagent, strict and lenient modes, with exact messages.
 import { describe, expect, it } from "vitest";
 import { parseSkillFile } from "../../runtime/skills/index.js";
-import { FILE, ok, parseRun as run } from "./helpers.js";
+import { FILE, parseRun as run } from "./helpers.js";
 
 describe("required fields (skip in ucagent and lenient mode)", () => {
   const cases: Array<[string, string, string[]]> = [
