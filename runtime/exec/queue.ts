@@ -1,8 +1,13 @@
 // Run queue: at most N RunSkillScript calls of one session at once (N = the cores by default); the rest wait in arrival order.
+import { channel } from "node:diagnostics_channel";
 import { availableParallelism } from "node:os";
 
 /** `exec.max_parallel_runs`: "cores" (the default) or a positive count. */
 export type ParallelRuns = "cores" | number;
+
+/** Each finished task's `{ waitedMs, heldMs }` (in the queue, then in its slot), for whoever subscribes (the concurrency bench). */
+export const RUN_QUEUE_CHANNEL = "skillgate:run-queue";
+const slotTimes = channel(RUN_QUEUE_CHANNEL);
 
 /** FIFO admission with a fixed number of slots; a finished task hands its slot straight to the next waiter. */
 export class RunQueue {
@@ -25,14 +30,18 @@ export class RunQueue {
   }
 
   async run<T>(task: () => Promise<T>): Promise<T> {
+    const asked = performance.now();
     if (this.active < this.limit) this.active++;
     else await new Promise<void>((admitted) => this.waiting.push(admitted));
+    const admitted = performance.now();
     try {
       return await task();
     } finally {
       const next = this.waiting.shift();
       if (next) next();
       else this.active--;
+      if (slotTimes.hasSubscribers)
+        slotTimes.publish({ waitedMs: admitted - asked, heldMs: performance.now() - admitted });
     }
   }
 }

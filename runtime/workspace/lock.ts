@@ -1,6 +1,7 @@
 // Serialises state writes to one workspace across processes (proper-lockfile) and within one process.
 import { AsyncLocalStorage } from "node:async_hooks";
 import { channel } from "node:diagnostics_channel";
+import { mkdirSync, rmdirSync, statSync, utimesSync } from "node:fs";
 import { mkdir } from "node:fs/promises";
 import { dirname } from "node:path";
 import lockfile from "proper-lockfile";
@@ -22,6 +23,35 @@ const lockWaits = channel(LOCK_WAIT_CHANNEL);
 const inProcessTail = new Map<string, Promise<unknown>>();
 
 const DEFAULT_TIMEOUT_MS = 30_000;
+/** Lock folders' parents made by this process already: the recursive mkdir is not repeated on every acquisition. */
+const madeParents = new Set<string>();
+
+type Callback<T = void> = (error: NodeJS.ErrnoException | null, value?: T) => void;
+
+/** Calls `op` now and hands its outcome to `done` (outside the try, so a throwing callback is not taken for op's error). */
+function now<T>(op: () => T, done: Callback<T>): void {
+  let value: T | undefined;
+  let failure: NodeJS.ErrnoException | null = null;
+  try {
+    value = op();
+  } catch (error) {
+    failure = error as NodeJS.ErrnoException;
+  }
+  done(failure, value);
+}
+
+/**
+ * The file system proper-lockfile works through: its mkdir, stat, utimes and rmdir of the lock folder as synchronous
+ * calls. Each is one metadata syscall of microseconds; through the thread pool each cost two thread wake-ups, which
+ * on a CPU-starved server (many sandboxed runs at once) stretched every lock acquisition by tens of milliseconds.
+ */
+const LOCK_FS = {
+  mkdir: (path: string, done: Callback) => now(() => mkdirSync(path), done),
+  stat: (path: string, done: Callback<ReturnType<typeof statSync>>) => now(() => statSync(path), done),
+  utimes: (path: string, atime: Date, mtime: Date, done: Callback) =>
+    now(() => utimesSync(path, atime, mtime), done),
+  rmdir: (path: string, done: Callback) => now(() => rmdirSync(path), done),
+};
 const defaultSleep = (ms: number) => new Promise<void>((done) => setTimeout(done, ms));
 
 function lockTimeout(lockPath: string, timeoutMs: number): SkillgateError {
@@ -40,12 +70,18 @@ async function acquire(
 ): Promise<() => Promise<void>> {
   const staleMs = Math.max(2_000, options.staleMs ?? 10_000);
   const sleep = options.sleep ?? defaultSleep;
-  await mkdir(dirname(lockPath), { recursive: true });
+  const parent = dirname(lockPath);
+  if (!madeParents.has(parent)) {
+    await mkdir(parent, { recursive: true });
+    madeParents.add(parent);
+  }
+  let remade = false;
   for (let attempt = 0; ; attempt++) {
     try {
       return await lockfile.lock(lockPath, {
         lockfilePath: lockPath,
         realpath: false,
+        fs: LOCK_FS,
         stale: staleMs,
         // Our own loop, not proper-lockfile's `retries`: those retry every error (EACCES on a read-only state
         // folder would wait out the whole timeout); only ELOCKED is worth waiting for.
@@ -54,7 +90,14 @@ async function acquire(
         onCompromised: () => undefined,
       });
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== "ELOCKED") throw error;
+      const code = (error as NodeJS.ErrnoException).code;
+      // The state folder was removed since this process made it (a test's cleanup, a re-init): make it again.
+      if (code === "ENOENT" && !remade) {
+        remade = true;
+        await mkdir(parent, { recursive: true });
+        continue;
+      }
+      if (code !== "ELOCKED") throw error;
       if (Date.now() >= deadline) throw lockTimeout(lockPath, options.timeoutMs ?? DEFAULT_TIMEOUT_MS);
       await sleep(Math.min(250, 10 * 2 ** Math.min(attempt, 5)) * (0.5 + Math.random()));
     }

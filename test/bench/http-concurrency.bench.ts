@@ -1,34 +1,56 @@
 // 400 RunSkillScript calls fired at once at `skillgate serve --http`: latency p50/p99, workspace-lock wait p99, errors and ledger, run queue vs no queue.
 import { type ChildProcess, spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
-import { availableParallelism, loadavg } from "node:os";
+import { loadavg } from "node:os";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterAll, beforeAll, bench, describe } from "vitest";
+import { parallelRunsFor } from "../../runtime/exec/queue.js";
 import { BUILT_MAIN, ensureBuilt } from "./built.js";
 import { percentile, printTable, type Row, Samples } from "./report.js";
 import { PLAIN_ENV, spawnPlain } from "./spawn.js";
 import { BENCH_SKILL, type BenchWorkspace, makeBenchWorkspace } from "./workspace.js";
 
-// SKILLGATE_BENCH_CALLS / _ROUNDS shrink a run while iterating; the figures in docs/performance.md use the defaults.
+// SKILLGATE_BENCH_CALLS / _ROUNDS shrink a run while iterating; SKILLGATE_BENCH_SLOTS="2,4,8" adds queues of those
+// sizes to the default one (each its own server, same rounds). docs/performance.md says which knobs its rows used.
 const CALLS = Number(process.env.SKILLGATE_BENCH_CALLS ?? 400);
 const ROUNDS = Number(process.env.SKILLGATE_BENCH_ROUNDS ?? 3);
+const EXTRA_SLOTS = (process.env.SKILLGATE_BENCH_SLOTS ?? "")
+  .split(",")
+  .filter(Boolean)
+  .map((text) => {
+    const slots = Number(text);
+    if (!Number.isInteger(slots) || slots < 1)
+      throw new Error(`SKILLGATE_BENCH_SLOTS: bad slot count ${text}`);
+    return slots;
+  });
+/** A folder: each server writes a V8 CPU profile there (`--cpu-prof`), named by variant and round. */
+const PROFILE_DIR = process.env.SKILLGATE_BENCH_PROFILE;
 const PROBE = join(import.meta.dirname, "lock-wait-probe.mjs");
 const COMMAND = { name: "RunSkillScript", arguments: { commands: [[BENCH_SKILL, "helper.py", "a bb ccc"]] } };
+const TICKS_PER_SECOND = 100;
 
-type Key = "queue" | "open";
-/** queue: the default exec.max_parallel_runs ("cores"); open: a slot for every call, i.e. no queue (the baseline). */
-const workspaces: Record<Key, BenchWorkspace> = {
-  queue: makeBenchWorkspace({ maxParallelRuns: "cores" }),
-  open: makeBenchWorkspace({ maxParallelRuns: CALLS }),
+/**
+ * "default": exec.max_parallel_runs left unset (the config default); "qN": a queue of N slots; "open": a slot for
+ * every call, i.e. no queue (the baseline). Every variant is the same server, workspace shape, helper and client.
+ */
+const variants: Record<string, { slots: number | null; label: string }> = {
+  default: { slots: null, label: `default (${parallelRunsFor("cores")} cores)` },
+  ...Object.fromEntries(EXTRA_SLOTS.map((slots) => [`q${slots}`, { slots, label: `${slots} slots` }])),
+  open: { slots: CALLS, label: "no queue" },
 };
+const keys = Object.keys(variants);
+const queueKeys = keys.filter((key) => key !== "open");
+const workspaces = Object.fromEntries(
+  keys.map((key) => {
+    const slots = variants[key]?.slots;
+    return [key, makeBenchWorkspace(slots === null || slots === undefined ? {} : { maxParallelRuns: slots })];
+  }),
+) as Record<string, BenchWorkspace>;
 const samples = new Samples();
-const errors: Record<Key, string[]> = { queue: [], open: [] };
-const ledger: Record<Key, { ok: boolean; runs: number; detail: string }> = {
-  queue: { ok: false, runs: 0, detail: "not checked" },
-  open: { ok: false, runs: 0, detail: "not checked" },
-};
+const errors: Record<string, string[]> = Object.fromEntries(keys.map((key) => [key, []]));
+const ledger: Record<string, { ok: boolean; runs: number; detail: string }> = {};
 let rounds = 0;
 
 const envOf = (bw: BenchWorkspace, extra: Record<string, string> = {}): NodeJS.ProcessEnv => ({
@@ -42,22 +64,13 @@ const envOf = (bw: BenchWorkspace, extra: Record<string, string> = {}): NodeJS.P
 async function startServer(
   bw: BenchWorkspace,
   waitsFile: string,
+  name: string,
 ): Promise<{ url: string; child: ChildProcess }> {
+  const argv = ["--import", PROBE, BUILT_MAIN, "serve", "--http", "127.0.0.1:0", "--json"];
+  const profile = PROFILE_DIR ? ["--cpu-prof", "--cpu-prof-dir", join(PROFILE_DIR, name)] : [];
   const child = spawn(
     process.execPath,
-    [
-      "--import",
-      PROBE,
-      BUILT_MAIN,
-      "serve",
-      "--http",
-      "127.0.0.1:0",
-      "--json",
-      "--workspace",
-      bw.ws,
-      "--config",
-      bw.configFile,
-    ],
+    [...profile, ...argv, "--workspace", bw.ws, "--config", bw.configFile],
     {
       cwd: bw.dir,
       env: envOf(bw, { SKILLGATE_BENCH_LOCK_WAITS: waitsFile }),
@@ -81,39 +94,70 @@ async function startServer(
   return { url, child };
 }
 
+/** CPU seconds of the server itself and of its reaped children (every run's bwrap and script), from /proc. */
+function cpuOf(pid: number): { self: number; children: number } {
+  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+  const fields = stat
+    .slice(stat.lastIndexOf(")") + 2)
+    .split(" ")
+    .map(Number);
+  // Fields 14-17 of proc(5) (utime stime cutime cstime) are 11-14 after the command name.
+  const [utime, stime, cutime, cstime] = fields.slice(11, 15) as [number, number, number, number];
+  return { self: (utime + stime) / TICKS_PER_SECOND, children: (cutime + cstime) / TICKS_PER_SECOND };
+}
+
 async function stopServer(child: ChildProcess): Promise<void> {
   const exited = new Promise((resolve) => child.once("exit", resolve));
   child.kill("SIGTERM");
   await exited;
 }
 
+/** Spearman rank correlation of send order and finish order: 1 = calls finish in the order they were sent. */
+function orderCorrelation(finished: readonly number[]): number {
+  const n = finished.length;
+  const rank = new Array<number>(n);
+  finished.forEach((sentIndex, finishRank) => {
+    rank[sentIndex] = finishRank;
+  });
+  const sumSquares = rank.reduce((sum, r, i) => sum + (r - i) ** 2, 0);
+  return 1 - (6 * sumSquares) / (n * (n * n - 1));
+}
+
 /** One server start, one warm call, then CALLS calls at once; each call timed from its send to its result. */
-async function round(key: Key): Promise<void> {
-  const bw = workspaces[key];
+async function round(key: string): Promise<void> {
+  const bw = workspaces[key] as BenchWorkspace;
   const waitsFile = join(bw.dir, `lock-waits-${rounds}.json`);
   samples.add("load1", loadavg()[0] as number);
-  const { url, child } = await startServer(bw, waitsFile);
+  const { url, child } = await startServer(bw, waitsFile, `${key}-${rounds}`);
   const client = new Client({ name: "skillgate-bench", version: "0.0.0" });
   try {
     await client.connect(new StreamableHTTPClientTransport(new URL(url)));
     const warm = await client.callTool(COMMAND);
     if (warm.isError) throw new Error(`warm-up RunSkillScript failed: ${JSON.stringify(warm.content)}`);
+    const before = cpuOf(child.pid as number);
+    const finished: number[] = [];
     const started = performance.now();
     const latencies = await Promise.all(
-      Array.from({ length: CALLS }, async () => {
+      Array.from({ length: CALLS }, async (_, index) => {
         const sent = performance.now();
         try {
           const result = await client.callTool(COMMAND, undefined, { timeout: 600_000 });
-          if (result.isError) errors[key].push(JSON.stringify(result.content).slice(0, 300));
+          if (result.isError) errors[key]?.push(JSON.stringify(result.content).slice(0, 300));
         } catch (error) {
-          errors[key].push(String(error).slice(0, 300));
+          errors[key]?.push(String(error).slice(0, 300));
         }
+        finished.push(index);
         return performance.now() - sent;
       }),
     );
-    samples.add(`${key}.wall`, performance.now() - started);
+    const wall = performance.now() - started;
+    const after = cpuOf(child.pid as number);
+    samples.add(`${key}.wall`, wall);
     samples.add(`${key}.p50`, percentile(latencies, 50));
     samples.add(`${key}.p99`, percentile(latencies, 99));
+    samples.add(`${key}.order`, orderCorrelation(finished));
+    samples.add(`${key}.cpuSelf`, ((after.self - before.self) * 1000) / CALLS);
+    samples.add(`${key}.cpuChildren`, ((after.children - before.children) * 1000) / CALLS);
   } finally {
     await client.close().catch(() => undefined);
     await stopServer(child);
@@ -122,20 +166,22 @@ async function round(key: Key): Promise<void> {
     acquisitions: number[];
     transactions: number[];
     batches: number[];
+    slots: number[];
   };
   // The target figure is what each ledger transaction waited (a commit may serve many); acquisitions are shown too.
-  const { acquisitions, transactions, batches } = waits;
+  const { acquisitions, transactions, batches, slots } = waits;
   samples.add(`${key}.lockP99`, percentile(transactions, 99));
   samples.add(`${key}.lockMax`, Math.max(...transactions));
   samples.add(`${key}.lockCount`, transactions.length);
   samples.add(`${key}.acqP99`, percentile(acquisitions, 99));
   samples.add(`${key}.acqCount`, acquisitions.length);
   samples.add(`${key}.batchMean`, batches.reduce((sum, n) => sum + n, 0) / Math.max(1, batches.length));
+  samples.add(`${key}.slotP50`, percentile(slots, 50));
 }
 
 /** `skillgate verify WS` passes and the ledger holds one run receipt per call (warm-ups included). */
-async function checkLedger(key: Key): Promise<void> {
-  const bw = workspaces[key];
+async function checkLedger(key: string): Promise<void> {
+  const bw = workspaces[key] as BenchWorkspace;
   const output = await spawnPlain(
     [process.execPath, BUILT_MAIN, "verify", bw.ws, "--config", bw.configFile, "--json"],
     bw.dir,
@@ -167,74 +213,80 @@ beforeAll(async () => {
 
 afterAll(async () => {
   if (rounds > 0) {
-    await checkLedger("queue");
-    await checkLedger("open");
+    for (const key of keys) await checkLedger(key);
     report();
   }
   for (const bw of Object.values(workspaces)) bw.cleanup();
 }, 600_000);
 
-function spread(key: string): string {
+function spread(key: string, digits = 1): string {
   const values = samples.get(key);
-  const fmt = (value: number) => value.toFixed(1);
+  const fmt = (value: number) => value.toFixed(digits);
   return `${fmt(Math.min(...values))}/${fmt(percentile(values, 50))}/${fmt(Math.max(...values))}`;
 }
 
-function report(): void {
-  const m = (key: string) => samples.median(key);
-  const ratios = samples.get("queue.p50").map((value, i) => value / (samples.get("open.p50")[i] as number));
-  samples.series.set("ratio.p50", ratios);
-  const rows: Row[] = [
+function rowsOf(key: string): Row[] {
+  const m = (name: string) => samples.median(name);
+  const { label } = variants[key] as { label: string };
+  const ratios = samples.get(`${key}.p50`).map((value, i) => value / (samples.get("open.p50")[i] as number));
+  samples.series.set(`${key}.ratio`, ratios);
+  return [
     {
-      name: `p50 latency, ${CALLS} RunSkillScript calls at once, run queue (${availableParallelism()} slots = cores)`,
-      ours: m("queue.p50"),
+      name: `p50 latency, ${CALLS} calls at once, run queue ${label}`,
+      ours: m(`${key}.p50`),
       baseline: m("open.p50"),
-      baselineName: `same server, exec.max_parallel_runs: ${CALLS} (a slot per call: no queue), same round`,
-      ratio: samples.median("ratio.p50"),
+      baselineName: `same server, exec.max_parallel_runs: ${CALLS} (a slot per call: no queue), same round; per round ${ratios.map((r) => `${r.toFixed(2)}x`).join(", ")}`,
+      ratio: samples.median(`${key}.ratio`),
       target: "<= 0.5x (halved)",
-      met: samples.median("ratio.p50") <= 0.5,
+      met: samples.median(`${key}.ratio`) <= 0.5,
     },
-    { name: "p99 latency, same calls", ours: m("queue.p99"), baseline: m("open.p99"), target: "", met: null },
     {
-      name: "workspace-lock wait p99 (every ledger transaction in the server, call to lock held)",
-      ours: m("queue.lockP99"),
+      name: `workspace-lock wait p99 per ledger transaction, ${label} (worst round)`,
+      ours: Math.max(...samples.get(`${key}.lockP99`)),
       baseline: m("open.lockP99"),
-      baselineName: "same, no queue",
       target: "< 50 ms",
-      met: Math.max(...samples.get("queue.lockP99")) < 50,
+      met: Math.max(...samples.get(`${key}.lockP99`)) < 50,
     },
     {
-      name: "calls that failed (isError or transport error)",
-      ours: errors.queue.length,
-      baseline: errors.open.length,
+      name: `calls that failed, ${label}`,
+      ours: errors[key]?.length ?? 0,
+      baseline: errors.open?.length ?? 0,
       target: "0",
-      met: errors.queue.length === 0,
+      met: (errors[key]?.length ?? 0) === 0,
       unit: "calls",
     },
     {
-      name: "ledger after all rounds: skillgate verify + one receipt per call",
-      ours: ledger.queue.runs,
-      baseline: ledger.open.runs,
-      baselineName: `queue: ${ledger.queue.detail}; no queue: ${ledger.open.detail}`,
+      name: `ledger after all rounds (verify + a receipt per call), ${label}`,
+      ours: ledger[key]?.runs ?? 0,
+      baseline: ledger.open?.runs ?? 0,
+      baselineName: `${ledger[key]?.detail}; no queue: ${ledger.open?.detail}`,
       target: "verify ok, all receipts",
-      met: ledger.queue.ok,
+      met: ledger[key]?.ok ?? false,
       unit: "calls",
     },
   ];
+}
+
+function report(): void {
+  const perVariant = keys.map(
+    (key) =>
+      `${variants[key]?.label}: p50 ${spread(`${key}.p50`, 0)}, p99 ${spread(`${key}.p99`, 0)}, wall ${spread(`${key}.wall`, 0)}, ` +
+      `slot held p50 ${spread(`${key}.slotP50`)}, finish-order correlation ${spread(`${key}.order`, 2)}, ` +
+      `CPU per call server ${spread(`${key}.cpuSelf`)} + runs ${spread(`${key}.cpuChildren`)}, ` +
+      `lock wait p99 ${spread(`${key}.lockP99`)} (worst ${spread(`${key}.lockMax`)}), acquisitions ${spread(`${key}.acqCount`, 0)}, transactions per commit ${spread(`${key}.batchMean`)}`,
+  );
   printTable(
     `${CALLS} concurrent RunSkillScript calls over Streamable HTTP (built serve --http, SDK client)`,
-    rows,
+    queueKeys.flatMap(rowsOf),
     {
       notes: [
-        `${rounds} rounds, variants alternating; each round a fresh server, one warm call, then ${CALLS} calls sent at once over one MCP session. Figures: median over rounds; ratio: median of per-round ratios.`,
-        `Spread over rounds (min/median/max, ms): p50 queue ${spread("queue.p50")}, no queue ${spread("open.p50")}; p99 queue ${spread("queue.p99")}, no queue ${spread("open.p99")}.`,
-        `p50 ratio per round: ${ratios.map((r) => `${r.toFixed(2)}x`).join(", ")}. Wall time of the ${CALLS} calls: queue ${spread("queue.wall")}, no queue ${spread("open.wall")}.`,
-        `Lock wait p99 per transaction (min/median/max over rounds, ms): queue ${spread("queue.lockP99")}, no queue ${spread("open.lockP99")}; worst single wait: queue ${spread("queue.lockMax")}, no queue ${spread("open.lockMax")}; transactions per round ${m("queue.lockCount")}.`,
-        `Lock acquisitions per round: queue ${spread("queue.acqCount")}, no queue ${spread("open.acqCount")}; their wait p99: queue ${spread("queue.acqP99")}, no queue ${spread("open.acqP99")}; mean transactions per commit: queue ${spread("queue.batchMean")}, no queue ${spread("open.batchMean")}.`,
+        `${rounds} rounds, the variants' order rotating; each round a fresh server per variant, one warm call, then ${CALLS} calls sent at once over one MCP session. Figures: median over rounds; ratio: median of per-round ratios.`,
+        "Per variant, min/median/max over rounds (ms unless said; CPU ms per call; correlation of send and finish order, 1 = FIFO):",
+        ...perVariant.map((line) => `  ${line}`),
         `1-minute load average at the start of each variant (min/median/max): ${spread("load1")}.`,
-        ...(errors.queue.length + errors.open.length > 0
-          ? [`first errors: ${[...errors.queue.slice(0, 2), ...errors.open.slice(0, 2)].join(" | ")}`]
-          : []),
+        ...keys
+          .filter((key) => (errors[key]?.length ?? 0) > 0)
+          .map((key) => `first errors, ${key}: ${errors[key]?.slice(0, 2).join(" | ")}`),
       ],
     },
   );
@@ -242,9 +294,9 @@ function report(): void {
 
 describe(`${CALLS} concurrent RunSkillScript calls over HTTP`, () => {
   bench(
-    "one round: queue and no queue (order alternating)",
+    "one round: every queue variant and no queue (order rotating)",
     async () => {
-      const order: Key[] = rounds % 2 === 0 ? ["queue", "open"] : ["open", "queue"];
+      const order = keys.map((_, i) => keys[(i + rounds) % keys.length] as string);
       rounds += 1;
       for (const key of order) await round(key);
     },

@@ -1,7 +1,8 @@
 // The run queue on its own: at most `limit` tasks at once, FIFO admission, slots freed on failure, "cores" resolved.
+import { subscribe, unsubscribe } from "node:diagnostics_channel";
 import { availableParallelism } from "node:os";
 import { describe, expect, it } from "vitest";
-import { parallelRunsFor, RunQueue, runQueueFor } from "../../runtime/exec/queue.js";
+import { parallelRunsFor, RUN_QUEUE_CHANNEL, RunQueue, runQueueFor } from "../../runtime/exec/queue.js";
 
 /** A task that runs until the test settles it, recording when it started. */
 function gate(started: string[], name: string) {
@@ -56,6 +57,35 @@ describe("RunQueue", () => {
     second.finish();
     expect(await next).toBe("second");
     expect(queue.running).toBe(0);
+  });
+
+  it("publishes each finished task's time in the queue and in its slot, the waiter's wait covering the holder's hold", async () => {
+    const times: Array<{ waitedMs: number; heldMs: number }> = [];
+    const listener = (message: unknown) => times.push(message as { waitedMs: number; heldMs: number });
+    subscribe(RUN_QUEUE_CHANNEL, listener);
+    try {
+      const queue = new RunQueue(1);
+      const started: string[] = [];
+      const first = gate(started, "first");
+      const second = gate(started, "second");
+      const results = [queue.run(first.task), queue.run(second.task)];
+      for (let turn = 0; turn < 20; turn++) await flush();
+      first.finish();
+      await flush();
+      second.finish();
+      expect(await Promise.all(results)).toEqual(["first", "second"]);
+      expect(times).toHaveLength(2);
+      const [held, waited] = times as [
+        { waitedMs: number; heldMs: number },
+        { waitedMs: number; heldMs: number },
+      ];
+      // The second asked right after the first was admitted, and got the slot only once the first let go of it.
+      expect(waited.waitedMs).toBeGreaterThan(held.waitedMs);
+      expect(waited.waitedMs).toBeGreaterThanOrEqual(held.heldMs - 0.5);
+      expect(waited.heldMs).toBeGreaterThan(0);
+    } finally {
+      unsubscribe(RUN_QUEUE_CHANNEL, listener);
+    }
   });
 
   it("refuses a limit below 1 or not an integer", () => {

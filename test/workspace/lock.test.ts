@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { mkdirSync, readFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -127,6 +127,13 @@ describe("withWorkspaceLock in one process", () => {
     finishHolder();
     expect(await holding).toBe("held");
     expect(await withWorkspaceLock(paths, () => "after", { timeoutMs: 2_000 })).toBe("after");
+  });
+
+  it("takes the lock again after its state folder was removed and leaves no lock folder behind", async () => {
+    expect(await withWorkspaceLock(paths, () => "first")).toBe("first");
+    rmSync(paths.skillgateDir, { recursive: true, force: true });
+    expect(await withWorkspaceLock(paths, () => existsSync(paths.lockFile))).toBe(true);
+    expect(existsSync(paths.lockFile)).toBe(false);
   });
 
   it("releases the lock when fn throws", async () => {
