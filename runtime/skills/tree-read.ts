@@ -97,7 +97,13 @@ export function notRegular(file: string): Diagnostic {
 export function isInside(parent: string, child: string): boolean {
   if (child === parent) return true;
   const relative = path.relative(parent, child);
-  return relative !== "" && !relative.startsWith("..") && !path.isAbsolute(relative);
+  // "..b" is a name inside; only ".." itself or a "../" prefix leaves.
+  return (
+    relative !== "" &&
+    relative !== ".." &&
+    !relative.startsWith(`..${path.sep}`) &&
+    !path.isAbsolute(relative)
+  );
 }
 
 export function errorCode(error: unknown): string {
