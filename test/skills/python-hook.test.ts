@@ -9,7 +9,7 @@ import {
   pythonHookNotes,
 } from "../../runtime/skills/python-hook.js";
 import { scanSkillRoot } from "../../runtime/skills/scan.js";
-import { tempRoot, type TempRoot } from "../support/workspace.js";
+import { type TempRoot, tempRoot } from "../support/workspace.js";
 import { skill, writeTree } from "./helpers.js";
 
 const MESSAGE =

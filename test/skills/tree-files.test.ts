@@ -15,7 +15,7 @@ import {
   skillLimit,
   toId,
 } from "../../runtime/skills/tree-files.js";
-import { tempRoot, type TempRoot } from "../support/workspace.js";
+import { type TempRoot, tempRoot } from "../support/workspace.js";
 import { skill, skillMd, writeTree } from "./helpers.js";
 
 let temp: TempRoot;

@@ -5,7 +5,7 @@ import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { errorCode, isInside, readSkillFile, symlinkEscape } from "../../runtime/skills/tree-read.js";
 import { MAX_SKILL_FILE_BYTES } from "../../runtime/skills/validate.js";
-import { tempRoot, type TempRoot } from "../support/workspace.js";
+import { type TempRoot, tempRoot } from "../support/workspace.js";
 
 let temp: TempRoot;
 afterEach(() => temp?.cleanup());

@@ -3,7 +3,7 @@
 import fs from "node:fs";
 import { afterEach, describe, expect, it } from "vitest";
 import { KeyRecorder, SETTLE_MS, STAMP_FIELDS, stampInto } from "../../runtime/skills/tree-record.js";
-import { tempRoot, type TempRoot } from "../support/workspace.js";
+import { type TempRoot, tempRoot } from "../support/workspace.js";
 
 let temp: TempRoot;
 afterEach(() => temp?.cleanup());
