@@ -17,7 +17,7 @@
 //   lock is still taken for every commit, so another process (a CLI call beside a server) serialises as before.
 // - After its own commit a process keeps the state it wrote (keyed by the files' identity right after the write), so
 //   the next load does not re-verify its own records; a write by anyone else changes the identity and forces a load.
-import { mkdir, readFile } from "node:fs/promises";
+import { mkdir, readFile, stat } from "node:fs/promises";
 import type { WorkspacePaths } from "../contracts/index.js";
 import { isSkillgateError, SkillgateError } from "../errors.js";
 import { ioError, stageFileAtomic, withWorkspaceLock, writeFileAtomic } from "../workspace/index.js";
@@ -109,6 +109,26 @@ export class EvidenceLedger {
     if (!this.lastLoad) return null;
     const identity = await this.identity();
     return this.lastLoad?.identity === identity ? structuredClone(this.lastLoad.loaded.snapshot) : null;
+  }
+
+  /**
+   * The verified state without the workspace lock, when loading it needs no write: null when there is no ledger yet,
+   * the load found anything to append or repair (a quarantine, a torn tail, the head mark behind), failed, or the
+   * files changed while it read them. The caller then transacts, which loads again under the lock and reports it.
+   */
+  async readClean(): Promise<LedgerSnapshot | null> {
+    const unchanged = await this.readUnchanged();
+    if (unchanged) return unchanged;
+    const size = await stat(this.paths.ledger).then(
+      (info) => (info.isFile() ? info.size : 0),
+      () => 0,
+    );
+    if (size === 0) return null;
+    const loaded = await this.load().catch(() => null);
+    if (!loaded || loaded.dirty || loaded.pending.length > 0 || loaded.markBehind || loaded.needsNewline)
+      return null;
+    // The load keeps its state keyed by the files' identity taken before it read them: a write since is a miss.
+    return this.readUnchanged();
   }
 
   private async identity(): Promise<string> {

@@ -6,6 +6,7 @@ import {
   boundWorkflow,
   type CurrentBinding,
   type EvidenceState,
+  type LedgerSnapshot,
   manifestMap,
   type UnsignedRecord,
 } from "../evidence/index.js";
@@ -34,6 +35,12 @@ export async function startEngine(ctx: StageContext): Promise<void> {
 }
 
 async function startLedger(ctx: StageContext, current: CurrentBinding): Promise<void> {
+  // Most starts append nothing (a `skillgate call` on a bound workspace): decided on a clean load, that needs no lock.
+  const clean = await ctx.ledger.readClean();
+  if (clean && !startRecordsDue(ctx, clean, current)) {
+    ctx.absorb(clean);
+    return;
+  }
   const { snapshot } = await ctx.ledger.transact((snap) => {
     const records: UnsignedRecord[] = [];
     if (snap.head.seq === 0 && ctx.stages.length > 0) {
@@ -48,15 +55,28 @@ async function startLedger(ctx: StageContext, current: CurrentBinding): Promise<
   ctx.absorb(snapshot);
 }
 
+/** Whether the transaction above would append anything to `snap` (the same conditions, without side effects). */
+function startRecordsDue(ctx: StageContext, snap: LedgerSnapshot, current: CurrentBinding): boolean {
+  if (snap.head.seq === 0 && ctx.stages.length > 0) return true;
+  if (ctx.o.resetCheckOnStart && snap.state.check) return true;
+  return bindReason(ctx, snap.state, current) !== null;
+}
+
+/** Why this start must append a bind record (the first binding, a change init just made, a flag toggling skills), or null. */
+function bindReason(ctx: StageContext, state: EvidenceState, current: CurrentBinding): string | null {
+  if (!state.binding) return ctx.o.initialised ? "init" : "first start";
+  const changes = bindingChanges(state.binding, current);
+  const changed = changes.workflow.length > 0 || changes.pack.length > 0;
+  if ((changed || changes.useSkill) && ctx.o.initialised) return "init";
+  if (!changed && changes.useSkill && ctx.o.useSkillFromFlag)
+    return current.useSkill ? "--use-skill flag" : "--no-use-skill flag";
+  return null;
+}
+
 /** The bind record this start must append: the first binding, a change init just made, or a flag toggling skills. */
 function bindOnStart(ctx: StageContext, state: EvidenceState, current: CurrentBinding): UnsignedRecord[] {
   if (!state.binding) return [bindRecord(state, current, ctx.o.initialised ? "init" : "first start").record];
-  const changes = bindingChanges(state.binding, current);
-  const changed = changes.workflow.length > 0 || changes.pack.length > 0;
-  let reason: string | null = null;
-  if ((changed || changes.useSkill) && ctx.o.initialised) reason = "init";
-  else if (!changed && changes.useSkill && ctx.o.useSkillFromFlag)
-    reason = current.useSkill ? "--use-skill flag" : "--no-use-skill flag";
+  const reason = bindReason(ctx, state, current);
   if (reason === null) return [];
   const bind = bindRecord(state, current, reason);
   const names = bind.affected.map((i) => `${i} '${ctx.stages[i]?.name ?? "?"}'`);
