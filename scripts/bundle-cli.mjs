@@ -138,47 +138,101 @@ function sourceDigest() {
 // What cannot live in one file: tsx registers loaders by file URL, esbuild and bun ship native binaries.
 const EXTERNAL = ["tsx", "tsx/*", "esbuild", "bun"];
 
-const result = await build({
-  entryPoints: [join(repo, "runtime", "cli", "main.ts")],
-  bundle: true,
-  platform: "node",
-  format: "cjs",
-  target: "node20",
-  outfile: bundleFile,
-  external: EXTERNAL,
-  plugins: [importMetaPlugin, pureModulesPlugin, lazyBuiltinsPlugin, zodEnglishOnlyPlugin],
-  define: { __SKILLGATE_BUILD__: JSON.stringify(sourceDigest()) },
-  banner: {
-    js: [
-      "/* skillgate CLI bundle (scripts/bundle-cli.mjs): run by dist/runtime/cli/main.js */",
-      ...moduleUrlBanner,
-    ].join("\n"),
+/**
+ * `call ListSkill` and `call RunSkillScript` get a bundle each that holds only that tool: the full tool list and the
+ * tools' barrel (every tool module, their zod schemas, exec for the file tools' neighbours) are replaced by the one tool,
+ * so a start initialises, compiles and caches less. Every other module is the same source; the launcher picks the
+ * bundle only for a known tool name, so the unknown-tool path (which lists all tools) never runs in one.
+ */
+const ONE_TOOL_BUNDLES = {
+  ListSkill: { file: "list-skill.ts", name: "listSkillTool" },
+  RunSkillScript: { file: "run-skill-script.ts", name: "runSkillScriptTool" },
+};
+const toolsDir = join(repo, "runtime", "tools");
+const oneToolPlugin = (tool) => ({
+  name: "skillgate-one-tool",
+  setup(context) {
+    const { file, name } = ONE_TOOL_BUNDLES[tool];
+    context.onResolve({ filter: /^\.\/all-tools\.js$/ }, (args) =>
+      args.importer === join(toolsDir, "registry.ts")
+        ? { path: tool, namespace: "one-tool-list" }
+        : undefined,
+    );
+    context.onResolve({ filter: /^\.\.\/\.\.\/tools\/index\.js$/ }, (args) =>
+      args.importer === join(repo, "runtime", "cli", "commands", "call.ts")
+        ? { path: tool, namespace: "one-tool-barrel" }
+        : undefined,
+    );
+    context.onLoad({ filter: /.*/, namespace: "one-tool-list" }, () => ({
+      contents: `import { ${name} } from ${JSON.stringify(join(toolsDir, file))};\nexport const ALL_TOOLS = [${name}];\n`,
+      loader: "ts",
+      resolveDir: toolsDir,
+    }));
+    // What call.ts takes from the barrel, from the modules that define it.
+    context.onLoad({ filter: /.*/, namespace: "one-tool-barrel" }, () => ({
+      contents: [
+        `export { openSession } from ${JSON.stringify(join(toolsDir, "session.ts"))};`,
+        `export { callTool } from ${JSON.stringify(join(toolsDir, "registry.ts"))};`,
+      ].join("\n"),
+      loader: "ts",
+      resolveDir: toolsDir,
+    }));
   },
-  legalComments: "none",
-  // No comments or indentation: a third of the text to read and hash at every start. Names are kept (stack traces).
-  minifyWhitespace: true,
-  charset: "ascii",
-  logLevel: "warning",
-  write: false,
 });
-const stray = result.warnings.filter((warning) => warning.id === "empty-import-meta");
-if (stray.length > 0) {
-  throw new Error(
-    `import.meta left in the bundle: ${stray.map((w) => w.location?.file).join(", ")}; rewrite it in the plugin`,
-  );
+
+const buildId = sourceDigest();
+
+/** One CLI bundle as the launcher runs it: a function expression over the CommonJS module's arguments. */
+async function bundleCli(outfile, extraPlugins) {
+  const result = await build({
+    entryPoints: [join(repo, "runtime", "cli", "main.ts")],
+    bundle: true,
+    platform: "node",
+    format: "cjs",
+    target: "node20",
+    outfile,
+    external: EXTERNAL,
+    plugins: [importMetaPlugin, pureModulesPlugin, lazyBuiltinsPlugin, zodEnglishOnlyPlugin, ...extraPlugins],
+    define: { __SKILLGATE_BUILD__: JSON.stringify(buildId) },
+    banner: {
+      js: [
+        "/* skillgate CLI bundle (scripts/bundle-cli.mjs): run by dist/runtime/cli/main.js */",
+        ...moduleUrlBanner,
+      ].join("\n"),
+    },
+    legalComments: "none",
+    // No comments or indentation: a third of the text to read and hash at every start. Names are kept (stack traces).
+    minifyWhitespace: true,
+    charset: "ascii",
+    logLevel: "warning",
+    write: false,
+  });
+  const stray = result.warnings.filter((warning) => warning.id === "empty-import-meta");
+  if (stray.length > 0) {
+    throw new Error(
+      `import.meta left in the bundle: ${stray.map((w) => w.location?.file).join(", ")}; rewrite it in the plugin`,
+    );
+  }
+  // Stored as one function expression (no hashbang), so the launcher compiles the file's text as it is.
+  const body = (result.outputFiles.find((file) => file.path === outfile)?.text ?? "").replace(/^#!.*\n/, "");
+  if (body === "") throw new Error(`esbuild produced no ${outfile}`);
+  const wrapped = `(function (exports, require, module, __filename, __dirname, __skillgateImport) {${body}\n})`;
+  // The launcher reads the bundle as latin1 (a copy, not a UTF-8 decode): that is only right for pure ASCII.
+  const nonAscii = /[^\x00-\x7f]/.exec(wrapped);
+  if (nonAscii)
+    throw new Error(
+      `non-ASCII character in ${outfile} at offset ${nonAscii.index}; the launcher reads it as latin1`,
+    );
+  return wrapped;
 }
 
-// Stored as one function expression (no hashbang), so the launcher compiles the file's text as it is; written
-// to a temp file and renamed, so a CLI starting during a build never reads half a bundle.
-const body = (result.outputFiles.find((file) => file.path === bundleFile)?.text ?? "").replace(/^#!.*\n/, "");
-if (body === "") throw new Error(`esbuild produced no ${bundleFile}`);
-const wrapped = `(function (exports, require, module, __filename, __dirname, __skillgateImport) {${body}\n})`;
-// The launcher reads the bundle as latin1 (a copy, not a UTF-8 decode): that is only right for pure ASCII.
-const nonAscii = /[^\x00-\x7f]/.exec(wrapped);
-if (nonAscii)
-  throw new Error(
-    `non-ASCII character in the bundle at offset ${nonAscii.index}; the launcher reads it as latin1`,
-  );
+const wrapped = await bundleCli(bundleFile, []);
+const oneTool = {};
+for (const tool of Object.keys(ONE_TOOL_BUNDLES)) {
+  const file = join(outDir, `call-${tool}.cjs`);
+  const text = await bundleCli(file, [oneToolPlugin(tool)]);
+  oneTool[tool] = { file, text, id: createHash("sha256").update(text).digest("hex").slice(0, 16) };
+}
 mkdirSync(outDir, { recursive: true });
 // `catalog ROOT [--json]` gets a small bundle of its own (no commander, config or tools): a cold scan is mostly
 // start-up, and loading the full bundle cost about a third of its CPU (docs/performance.md). It is plain CommonJS.
@@ -206,6 +260,11 @@ const catalogBody = catalogResult.outputFiles.find((file) => file.path === catal
 if (catalogBody === "") throw new Error(`esbuild produced no ${catalogBundleFile}`);
 writeFileSync(`${catalogBundleFile}.${process.pid}.tmp`, catalogBody);
 renameSync(`${catalogBundleFile}.${process.pid}.tmp`, catalogBundleFile);
+// Written to a temp file and renamed, so a CLI starting during a build never reads half a bundle.
+for (const { file, text } of Object.values(oneTool)) {
+  writeFileSync(`${file}.${process.pid}.tmp`, text);
+  renameSync(`${file}.${process.pid}.tmp`, file);
+}
 writeFileSync(`${bundleFile}.${process.pid}.tmp`, wrapped);
 renameSync(`${bundleFile}.${process.pid}.tmp`, bundleFile);
 // The code caches are keyed by the bundle's content: V8 checks only its own version and the source length.
@@ -239,11 +298,15 @@ const vm = require("node:vm");
 
 // \`catalog ROOT [--json]\` runs from its own small bundle; any other form of the verb goes to the full CLI.
 if (process.argv[2] === "catalog" && require(join(__dirname, "..", "..", "cli", "catalog.cjs")).runCatalogArgv(process.argv.slice(3))) return;
-const bundle = join(__dirname, "..", "..", "cli", "skillgate.cjs");
 // One cache per verb: each holds the functions its verb compiled (V8 cannot merge caches).
 const known = ${JSON.stringify(verbs)}.includes(process.argv[2]) ? process.argv[2] : "other";
 const verb = known === "call" && ${JSON.stringify(tools)}.includes(process.argv[3]) ? \`call.\${process.argv[3]}\` : known;
-const cacheFile = join(__dirname, "..", "..", "cli", \`skillgate.${bundleId}.\${process.version}.\${process.arch}.\${verb}.cache\`);
+// \`call ListSkill\` / \`call RunSkillScript\` run from a bundle holding only that tool (scripts/bundle-cli.mjs).
+const oneTool = ${JSON.stringify(Object.fromEntries(Object.entries(oneTool).map(([tool, { id }]) => [tool, id])))};
+const own = known === "call" && Object.hasOwn(oneTool, process.argv[3]) ? process.argv[3] : null;
+const bundle = join(__dirname, "..", "..", "cli", own === null ? "skillgate.cjs" : \`call-\${own}.cjs\`);
+const bundleId = own === null ? "${bundleId}" : oneTool[own];
+const cacheFile = join(__dirname, "..", "..", "cli", \`skillgate.\${bundleId}.\${process.version}.\${process.arch}.\${verb}.cache\`);
 let cached;
 try {
   cached = readFileSync(cacheFile);

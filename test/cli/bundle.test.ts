@@ -40,6 +40,20 @@ describe("built CLI", () => {
     ["validate --mode lenient", () => ["validate", "test/fixtures/skills/invalid-root", "--mode", "lenient"]],
     ["scan --json", () => ["scan", "skills", "--json"]],
     ["call ListSkill", () => ["call", "ListSkill", ...ws()]],
+    ["call ListSkill --json (one-tool bundle)", () => ["call", "ListSkill", ...ws(), "--json"]],
+    ["call ListSkill with an argument it does not take", () => ["call", "ListSkill", '{"x": 1}', ...ws()]],
+    ["call ListSkill --help", () => ["call", "ListSkill", "--help"]],
+    [
+      "call RunSkillScript of a skill that does not exist",
+      () => [
+        "call",
+        "RunSkillScript",
+        JSON.stringify({ commands: [["no/such", "x.py", ""]] }),
+        ...ws(),
+        "--json",
+      ],
+    ],
+    ["call RunSkillScript without commands", () => ["call", "RunSkillScript", "{}", ...ws()]],
     ["call Status --json", () => ["call", "Status", ...ws(), "--json"]],
     ["call with bad JSON", () => ["call", "ReadTextFile", "{nope", ...ws()]],
   ];
@@ -78,7 +92,7 @@ describe("built CLI", () => {
     expect(built).toEqual(sources);
   });
 
-  it("keeps one V8 code cache per verb (per tool for call) next to the bundle; catalog runs from its own bundle and loads no yaml, zod or ajv compiler", async () => {
+  it("keeps one V8 code cache per verb (per tool for call) next to the bundle; catalog, call ListSkill and call RunSkillScript run from bundles of their own; catalog loads no yaml, zod or ajv compiler", async () => {
     expect((await cli("built", ["call", "ListSkill", ...ws()])).code).toBe(0);
     const record = join(fixture.dir, "loads.txt");
     const listed = await runProcess(
@@ -105,6 +119,18 @@ describe("built CLI", () => {
     // `catalog ROOT --json` runs from its own small bundle (other forms of the verb from the full one).
     expect(loaded).toContain(join(REPO_ROOT, "dist", "cli", "catalog.cjs"));
     expect(caches.some((name) => name.endsWith(".call.ListSkill.cache"))).toBe(true);
+    // call ListSkill and call RunSkillScript run from bundles of their own (one tool each): other bundle ids.
+    expect((await cli("built", ["call", "Status", ...ws()])).code).toBe(0);
+    const call = JSON.stringify({ commands: [[GATE_SKILL, "make_report.py", "--title Own"]] });
+    expect((await cli("built", ["call", "RunSkillScript", call, ...ws()])).code).toBe(0);
+    const ids = readdirSync(join(REPO_ROOT, "dist", "cli"))
+      .map((name) =>
+        /^skillgate\.([0-9a-f]{16})\..*\.call\.(ListSkill|RunSkillScript|Status)\.cache$/.exec(name),
+      )
+      .filter((match) => match !== null)
+      .map((match) => [match[2], match[1]]);
+    const idOf = new Map(ids as Array<[string, string]>);
+    expect(new Set([idOf.get("ListSkill"), idOf.get("RunSkillScript"), idOf.get("Status")]).size).toBe(3);
     // An unknown tool shares the plain call cache: a typo writes no new file.
     await cli("built", ["call", "NoSuchTool", ...ws()]);
     const after = readdirSync(join(REPO_ROOT, "dist", "cli")).filter((name) => name.endsWith(".cache"));
