@@ -1,0 +1,82 @@
+// Starting a socket server (authority/serve.ts): also over Streamable HTTP with a token (an authority refuses HTTP without one), and the session's options kept over the socket.
+import { randomBytes } from "node:crypto";
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { TOOL_NAMES } from "../../runtime/contracts/index.js";
+import { connectHttp } from "../mcp/helpers.js";
+import { GATE_SKILL, makeFixture } from "../tools/helpers.js";
+import { connectBridge, skillgate, startServer } from "./helpers.js";
+import { self, served, serveFixture, stopServed } from "./socket-fixture.js";
+
+afterEach(stopServed);
+
+describe("startSocketServer", () => {
+  it("also serves Streamable HTTP with a Bearer token; an authority refuses HTTP without one", async () => {
+    const fixture = makeFixture();
+    served.fixture = fixture;
+    const tokenFile = join(fixture.dir, "mcp.token");
+    const token = randomBytes(24).toString("hex");
+    writeFileSync(tokenFile, `${token}\n`);
+    const server = await startServer(
+      self,
+      [
+        "--workspace",
+        fixture.ws,
+        "--config",
+        fixture.configFile,
+        "--socket",
+        join(fixture.dir, "sg.sock"),
+        "--http",
+        "127.0.0.1:0",
+        "--auth-token-file",
+        tokenFile,
+      ],
+      fixture.env,
+    );
+    served.server = server;
+    expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
+    const record = JSON.parse(readFileSync(join(fixture.ws, ".ucagent", "skillgate", "server.json"), "utf8"));
+    expect(record.http).toBe(server.url);
+    await expect(connectHttp(server.url!)).rejects.toThrow();
+    const client = await connectHttp(server.url!, { authorization: `Bearer ${token}` });
+    try {
+      await client.callTool({ name: "ListSkill", arguments: {} });
+      // The socket's clients see the list evidence the HTTP client produced: one session.
+      const viaSocket = await skillgate(
+        self,
+        ["call", "Status", "--workspace", fixture.ws, "--json"],
+        fixture.env,
+      );
+      expect(viaSocket.code, viaSocket.stderr).toBe(0);
+      expect(JSON.parse(viaSocket.stdout).structured.skills).toMatchObject([
+        { id: GATE_SKILL, listed: true },
+      ]);
+    } finally {
+      await client.close();
+    }
+    const noToken = await skillgate(
+      self,
+      ["serve", "--authority", "--workspace", fixture.ws, "--http", "127.0.0.1:0"],
+      fixture.env,
+    );
+    expect(noToken.code).toBe(2);
+    expect(noToken.stderr).toContain(
+      "error [USAGE]: serve --authority --http needs --auth-token-file FILE: every local user can reach a loopback port, so without a token anyone could drive the authority; give the token file to the agent's user only\n",
+    );
+  });
+
+  it("leaves the file tools out over the socket too", async () => {
+    const { fixture, server } = await serveFixture(["--no-file-tools"]);
+    const bridge = await connectBridge(self, ["--socket", server.socket], fixture.env);
+    try {
+      const { tools } = await bridge.client.listTools();
+      expect(tools.map((tool) => tool.name)).toEqual(TOOL_NAMES.slice(0, 7));
+      await expect(
+        bridge.client.callTool({ name: "EditTextFile", arguments: { path: "out/a.md", content: "x" } }),
+      ).rejects.toMatchObject({ code: -32602 });
+    } finally {
+      await bridge.close();
+    }
+  });
+});
