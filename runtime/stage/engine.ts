@@ -28,7 +28,7 @@ export interface SkillgateStageEngine extends StageEngine {
   /** skill-relative path → sha256 as bound in the signed ledger (null before the first binding). */
   trustedManifest(): Promise<Record<string, string> | null>;
   /** Records a run receipt of RunSkillScript (and, given `use`, the call's use evidence in the same append). */
-  recordRun(receipt: Record<string, unknown>, use?: UseAlong): Promise<void>;
+  recordRun(receipt: Record<string, unknown>, use?: UseAlong): Promise<string[]>;
   /** Ledger health for status (never throws: a refusal is reported as such). */
   ledgerHealth(): Promise<Record<string, unknown>>;
 }

@@ -36,16 +36,18 @@ export async function recordRun(
   ctx: StageContext,
   receipt: Record<string, unknown>,
   use?: UseAlong,
-): Promise<void> {
-  // One lock, one load and one synced append for the receipt and the use record of a call's last command.
-  const { snapshot } = await ctx.ledger.transact((snap) => ({
-    records: [
-      { stage: snap.state.stageIndex, kind: "run", data: receipt },
-      ...(use && ctx.o.skillsEnabled ? useRecords(ctx, snap, use) : []),
-    ],
-    result: undefined,
-  }));
+): Promise<string[]> {
+  // One lock, one load and one synced append for the receipt and the use record of a call's last command; the
+  // stage's skills are picked on the state the records are sealed onto (no load of its own).
+  const { snapshot, result } = await ctx.ledger.transact((snap) => {
+    const used = use && ctx.o.skillsEnabled ? useRecords(ctx, snap, use) : [];
+    return {
+      records: [{ stage: snap.state.stageIndex, kind: "run", data: receipt }, ...used],
+      result: used.flatMap((record) => (record.data as { skills: string[] }).skills),
+    };
+  });
   ctx.absorb(snapshot);
+  return result;
 }
 
 function useRecords(ctx: StageContext, snap: LedgerSnapshot, use: UseAlong): UnsignedRecord[] {

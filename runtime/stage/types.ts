@@ -52,12 +52,13 @@ export interface StageEngine {
   trustedManifest?(): Promise<Record<string, string> | null>;
   /**
    * Records a signed run receipt of one RunSkillScript command; given `use` (the call's last command succeeded),
-   * its use evidence too, as recordUse would, after the receipt in the same ledger append.
+   * its use evidence too, as recordUse would (the current stage's skills among `use.skillIds`), after the receipt in
+   * the same ledger append. Resolves with the stage skills the use record names (none: no use was recorded).
    */
   recordRun?(
     receipt: Record<string, unknown>,
     use?: { skillIds: string[]; detail: Record<string, unknown> },
-  ): Promise<void>;
+  ): Promise<string[]>;
   /** Ledger health for status; never throws. */
   ledgerHealth?(): Promise<Record<string, unknown>>;
 }

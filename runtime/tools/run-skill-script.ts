@@ -15,11 +15,12 @@ import { type PreparedCommand, parseCommandList, prepareCommand } from "./run-sk
 import {
   argvText,
   type CommandRecord,
+  callUseOf,
   recordOf,
   recordReceipt,
   requestFor,
+  stageUseOf,
   type UseEvidence,
-  useEvidenceOf,
 } from "./run-skill-script/records.js";
 import type { Session, ToolDefinition } from "./types.js";
 
@@ -77,7 +78,7 @@ export async function runSkillScript(
   const records: CommandRecord[] = [];
   const sections: string[] = [];
   let use: UseEvidence = { skillIds: [], detail: {} };
-  let usedAlong = false;
+  let used: string[] | null = null;
   const deadline = Date.now() + session.config.exec.call_timeout_seconds * 1000;
   for (const command of prepared) {
     let prepared_: Awaited<ReturnType<typeof requestFor>>;
@@ -113,20 +114,13 @@ export async function runSkillScript(
     const record = recordOf(command, result, warnings);
     records.push(record);
     // The whole call succeeded with this command: its use evidence rides on the receipt (one ledger append).
-    let stageError: unknown = null;
-    if (record.status === "ok" && command.index === prepared.length) {
-      try {
-        use = await useEvidenceOf(session, prepared, records);
-      } catch (error) {
-        stageError = error;
-      }
-    }
+    const last = record.status === "ok" && command.index === prepared.length;
+    if (last) use = callUseOf(prepared, records);
     try {
-      usedAlong = await recordReceipt(session, command, result, use.skillIds.length > 0 ? use : undefined);
+      used = await recordReceipt(session, command, result, last ? use : undefined);
     } catch (error) {
       return resultFromError(error);
     }
-    if (stageError !== null) return resultFromError(stageError);
     if (record.status !== "ok") {
       const done = command.index - 1;
       const skipped = prepared.length - command.index;
@@ -155,9 +149,11 @@ export async function runSkillScript(
       `Command ${command.index} (${argvText(session, record.argv)}) exit code 0:\n${record.output}`.trimEnd(),
     );
   }
-  if (!usedAlong && use.skillIds.length > 0) {
+  if (used === null) {
     try {
-      await session.engine.recordUse(use.skillIds, use.detail);
+      const stageUse = await stageUseOf(session, use);
+      if (stageUse.skillIds.length > 0) await session.engine.recordUse(stageUse.skillIds, stageUse.detail);
+      used = stageUse.skillIds;
     } catch (error) {
       return resultFromError(error);
     }
@@ -166,7 +162,7 @@ export async function runSkillScript(
     commands: records,
     ran: records.length,
     total: prepared.length,
-    used: use.skillIds,
+    used,
   });
 }
 

@@ -110,16 +110,10 @@ export interface UseEvidence {
   detail: Record<string, unknown>;
 }
 
-/** The use evidence of a call whose commands all succeeded: the current stage's skills among them. */
-export async function useEvidenceOf(
-  session: Session,
-  prepared: PreparedCommand[],
-  records: CommandRecord[],
-): Promise<UseEvidence> {
-  const stage = await session.engine.current();
-  const stageIds = new Set(stage?.skillList ?? []);
+/** The use evidence a call whose commands all succeeded offers: every skill it ran (the ledger keeps the stage's). */
+export function callUseOf(prepared: PreparedCommand[], records: CommandRecord[]): UseEvidence {
   return {
-    skillIds: [...new Set(prepared.map((command) => command.skill.id))].filter((id) => stageIds.has(id)),
+    skillIds: [...new Set(prepared.map((command) => command.skill.id))],
     detail: {
       commands: records.map((record) => ({
         skill_id: record.skill_id,
@@ -130,18 +124,25 @@ export async function useEvidenceOf(
   };
 }
 
+/** The current stage's skills among `use` (for an engine that keeps no receipts and records use on its own). */
+export async function stageUseOf(session: Session, use: UseEvidence): Promise<UseEvidence> {
+  const stage = await session.engine.current();
+  const stageIds = new Set(stage?.skillList ?? []);
+  return { skillIds: use.skillIds.filter((id) => stageIds.has(id)), detail: use.detail };
+}
+
 /**
  * A signed run receipt: what ran (script hash as bound in the ledger), how it ended, and hashes of its output.
- * Given `use`, the call's use evidence goes into the same ledger append. False when the engine keeps no receipts
- * (then nothing was recorded, `use` neither).
+ * Given `use`, the call's use evidence of the current stage's skills goes into the same ledger append; resolves with
+ * those skills. Null when the engine keeps no receipts (then nothing was recorded, `use` neither).
  */
 export async function recordReceipt(
   session: Session,
   command: PreparedCommand,
   result: RunResult,
   use?: UseEvidence,
-): Promise<boolean> {
-  if (!session.engine.recordRun) return false;
+): Promise<string[] | null> {
+  if (!session.engine.recordRun) return null;
   const trusted = session.engine.trustedManifest ? await session.engine.trustedManifest() : null;
   const rel = `${command.skill.id}/scripts/${command.script}`;
   const receipt = {
@@ -159,6 +160,5 @@ export async function recordReceipt(
     output_truncated: result.truncated,
     sandboxed: result.sandboxed,
   };
-  await session.engine.recordRun(receipt, use);
-  return true;
+  return session.engine.recordRun(receipt, use);
 }
