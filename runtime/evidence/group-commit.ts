@@ -27,6 +27,8 @@ export interface Job {
   resolve: (value: TransactionResult<unknown>) => void;
   reject: (error: unknown) => void;
   asked: number;
+  /** false: the caller may be answered before the fsync (ledger-commit.ts, deferred durability). */
+  durable: boolean;
 }
 
 /** Each transaction's wait from its call until its commit holds the workspace lock, `{ lockPath, waitedMs, batch }`. */
@@ -49,7 +51,7 @@ export class CommitQueue {
     private readonly commit: (jobs: Job[]) => Promise<void>,
   ) {}
 
-  submit<T>(body: TransactionBody<T>): Promise<TransactionResult<T>> {
+  submit<T>(body: TransactionBody<T>, durable = true): Promise<TransactionResult<T>> {
     if (inBody.getStore() === this.owner)
       throw new SkillgateError("INTERNAL", "a ledger transaction body started another transaction", {});
     return new Promise<TransactionResult<T>>((resolve, reject) => {
@@ -58,6 +60,7 @@ export class CommitQueue {
         resolve: resolve as Job["resolve"],
         reject,
         asked: performance.now(),
+        durable,
       };
       // A caller already holding the lock (nested in withWorkspaceLock) commits alone, inside its own hold.
       if (holdsWorkspaceLock(this.lockFile)) void this.commit([job]);

@@ -46,7 +46,9 @@ export {
   type LedgerSnapshot,
   type TransactionResult,
   type TransactionStep,
+  type TransactOptions,
 } from "./ledger.js";
+export { syncFile as syncLedgerFile } from "./ledger-files.js";
 export { type EvidenceLocations, evidenceLocations, identityFileFor } from "./locations.js";
 export {
   PROOF_FORMAT,

@@ -1,5 +1,11 @@
 // Writing ledger records: seal drafts onto a loaded state, then one synced append, one head-mark move, a checkpoint when due.
 //
+// Deferred durability (a run receipt and its use record only): the records are written into the file under the lock
+// and the caller is answered without waiting for the fsync; the head mark and the checkpoint stay where they were
+// and move with the next synced commit (the ledger's background flush, or any other transaction), which fsyncs the
+// file first. So neither ever points past durable bytes, and a crash can only cut the ledger back to a state it
+// really had (docs/evidence.md, "Deferred durability of run receipts").
+//
 // Why records are sealed first and written later: a group commit seals the records of every waiting transaction in
 // order (each transaction's body sees the records of the ones before it) and then makes all of them durable with a
 // single append and fsync, under one lock acquisition. The order on disk is always: records (fsynced), then the head
@@ -12,7 +18,7 @@ import { applyRecord } from "./apply.js";
 import type { Head } from "./fold.js";
 import type { HeadMark } from "./head-mark.js";
 import type { LedgerKeys } from "./keys.js";
-import { appendSynced, checkpointBytes } from "./ledger-files.js";
+import { appendSynced, appendUnsynced, checkpointBytes, syncFile } from "./ledger-files.js";
 import type { LoadedLedger } from "./ledger-load.js";
 import { type LedgerRecord, sealRecord, type UnsignedRecord } from "./record.js";
 
@@ -72,13 +78,25 @@ export interface WriteOutcome {
 
 type Staged = { file: StagedFile } | { error: unknown } | null;
 
+/** Kinds a deferred commit may leave unsynced: evidence whose loss only takes evidence away (never the gate's records). */
+const DEFERRABLE = new Set(["run", "use"]);
+
+export interface WriteOptions {
+  /** false: a deferred commit (see the header); honoured only for run/use records appended to an existing ledger. */
+  sync?: boolean;
+}
+
 /**
  * Makes the sealed records durable (one append + fsync; undone when it fails, so no torn record stays), then moves
  * the head mark and writes the checkpoint when due. Their new bytes are written and synced while the append syncs;
  * they are renamed into place only after it, so neither ever points past durable records. Throws only when the
  * records themselves were not recorded.
  */
-export async function writeSealed(deps: CommitDeps, batch: SealedBatch): Promise<WriteOutcome> {
+export async function writeSealed(
+  deps: CommitDeps,
+  batch: SealedBatch,
+  options: WriteOptions = {},
+): Promise<WriteOutcome> {
   const { loaded, records } = batch;
   const snapshot = loaded.snapshot;
   const ends: number[] = [];
@@ -99,6 +117,13 @@ export async function writeSealed(deps: CommitDeps, batch: SealedBatch): Promise
     ends.push(end);
   }
   const head: Head = { ...snapshot.head, offset: end };
+  const deferred =
+    options.sync === false &&
+    records.length > 0 &&
+    before > 0 &&
+    !loaded.dirty &&
+    records.every((record) => DEFERRABLE.has(record.kind));
+  if (deferred) return writeDeferred(deps, batch, text, before, head, ends);
   const identity = snapshot.state.identity;
   const markDue = (records.length > 0 || loaded.markBehind) && identity !== null && head.seq > 0;
   const advanced = records.some(
@@ -130,7 +155,16 @@ export async function writeSealed(deps: CommitDeps, batch: SealedBatch): Promise
       throw ioError(error, "append to the evidence ledger", deps.paths.ledger);
     }
     loaded.needsNewline = false;
+  } else if (loaded.unsynced) {
+    try {
+      // Earlier deferred records become durable before the mark or a checkpoint may name them.
+      await syncFile(deps.paths.ledger);
+    } catch (error) {
+      await Promise.all([abort(stagedMark), abort(stagedCheckpoint)]);
+      throw ioError(error, "sync the evidence ledger", deps.paths.ledger);
+    }
   }
+  loaded.unsynced = false;
   snapshot.head = head;
   let wrote = records.length > 0;
   if (mark) {
@@ -157,6 +191,32 @@ export async function writeSealed(deps: CommitDeps, batch: SealedBatch): Promise
   } else await abort(stagedCheckpoint);
   snapshot.warnings.push(...warnings);
   return { ends, wrote, warnings };
+}
+
+/** The deferred write: the records into the file (undone when that fails), no fsync, mark and checkpoint left behind. */
+function writeDeferred(
+  deps: CommitDeps,
+  batch: SealedBatch,
+  text: string,
+  before: number,
+  head: Head,
+  ends: number[],
+): Promise<WriteOutcome> {
+  const { loaded } = batch;
+  return (async () => {
+    try {
+      appendUnsynced(deps.paths.ledger, text);
+    } catch (error) {
+      await truncate(deps.paths.ledger, before).catch(() => undefined);
+      throw ioError(error, "append to the evidence ledger", deps.paths.ledger);
+    }
+    loaded.needsNewline = false;
+    loaded.unsynced = true;
+    // The next synced commit moves the mark (and writes the checkpoint when due), after its fsync.
+    loaded.markBehind = true;
+    loaded.snapshot.head = head;
+    return { ends, wrote: true, warnings: [] };
+  })();
 }
 
 function headMark(deps: Pick<CommitDeps, "now">, initId: string, head: Head): HeadMark {

@@ -1,4 +1,5 @@
 // The ledger's bytes on disk: ranged reads, synced appends, file identity for the cache, and the signed checkpoint.
+import { closeSync, openSync, writeSync } from "node:fs";
 import { open, readFile, stat } from "node:fs/promises";
 import { dirname } from "node:path";
 import { canonicalJson } from "./canonical.js";
@@ -99,6 +100,31 @@ export async function readRange(file: string, from: number, to: number): Promise
       read += bytesRead;
     }
     return buffer.subarray(0, read);
+  } finally {
+    await handle.close();
+  }
+}
+
+/**
+ * Appends without fsync (a deferred-durability commit, see ledger-commit.ts): synchronous calls, since a write into
+ * the page cache takes microseconds and three thread-pool round trips cost milliseconds on a loaded machine.
+ */
+export function appendUnsynced(file: string, text: string): void {
+  const fd = openSync(file, "a");
+  try {
+    const bytes = Buffer.from(text);
+    let written = 0;
+    while (written < bytes.length) written += writeSync(fd, bytes, written);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** fsyncs a file written earlier (by this process or another: fsync makes every written byte of the file durable). */
+export async function syncFile(file: string): Promise<void> {
+  const handle = await open(file, "r");
+  try {
+    await handle.sync();
   } finally {
     await handle.close();
   }

@@ -29,6 +29,8 @@ export type LoadedLedger = {
   needsNewline: boolean;
   /** The head mark outside the workspace is missing or behind this ledger (first run, or a crash after an append). */
   markBehind: boolean;
+  /** Records were appended without fsync (a deferred commit): the next synced commit syncs the file first. */
+  unsynced: boolean;
 };
 
 export interface LoadContext {
@@ -153,6 +155,7 @@ export async function loadLedger(ctx: LoadContext, options: { adopting?: boolean
     pending,
     needsNewline: lastByte !== 10,
     markBehind: rollback.ok && rollback.advance,
+    unsynced: false,
   };
 }
 
@@ -177,6 +180,7 @@ export async function freshLedger(ctx: LoadContext): Promise<LoadedLedger> {
     pending: [{ stage: 0, kind: "genesis", data: { ...identity, format: "skillgate-ledger/2" } }],
     needsNewline: false,
     markBehind: true,
+    unsynced: false,
   };
 }
 

@@ -61,12 +61,25 @@ export interface LedgerDeps {
   writeAtomic?: (path: string, data: string) => Promise<void>;
   /** Rewrite the checkpoint once this many records accumulated after it (default 32). */
   checkpointEvery?: number;
+  /** Runs the background flush after a deferred commit (default: on the next turn of the event loop). */
+  scheduleFlush?: (flush: () => void) => void;
+}
+
+export interface TransactOptions {
+  /**
+   * false: answer once the records are written, before they are durable (run receipts; see ledger-commit.ts). A
+   * background flush, or any other commit, makes them durable and only then moves the head mark.
+   */
+  durable?: boolean;
 }
 
 const CHECKPOINT_EVERY_RECORDS = 32;
 
 export class EvidenceLedger {
   private lastLoad: { identity: string; loaded: LoadedLedger } | null = null;
+  /** This process appended records it has not fsynced yet; every synced commit syncs them first. */
+  private unsynced = false;
+  private flushing: Promise<void> | null = null;
   private readonly queue: CommitQueue;
   private readonly now: () => Date;
   private readonly lock: NonNullable<LedgerDeps["lock"]>;
@@ -139,11 +152,33 @@ export class EvidenceLedger {
    * Runs `body` on a freshly loaded state under the workspace lock and appends the records it returns; resolves once
    * they are durable. Bodies must not change the snapshot they get (it is shared with the next body of the commit).
    */
-  async transact<T>(body: TransactionBody<T>): Promise<TransactionResult<T>> {
+  async transact<T>(body: TransactionBody<T>, options: TransactOptions = {}): Promise<TransactionResult<T>> {
     await mkdir(this.paths.skillgateDir, { recursive: true }).catch((error) => {
       throw ioError(error, "create the state folder", this.paths.skillgateDir);
     });
-    return this.queue.submit(body);
+    return this.queue.submit(body, options.durable !== false);
+  }
+
+  /** Makes every record this process appended durable (and moves the head mark); free when nothing is pending. */
+  async flush(): Promise<void> {
+    await this.flushing;
+    if (this.unsynced) await this.transact(() => ({ records: [], result: undefined }));
+  }
+
+  private scheduleFlush(): void {
+    if (this.flushing) return;
+    const schedule = this.deps.scheduleFlush ?? ((flush: () => void) => setImmediate(flush));
+    this.flushing = new Promise<void>((resolve) => {
+      schedule(() => {
+        // A failed flush leaves the records unsynced: the next synced commit retries and reports the error.
+        this.transact(() => ({ records: [], result: undefined }))
+          .catch(() => undefined)
+          .finally(() => {
+            this.flushing = null;
+            resolve();
+          });
+      });
+    });
   }
 
   /** One commit for `jobs` (see group-commit.ts); settles every job and never throws. */
@@ -154,16 +189,26 @@ export class EvidenceLedger {
       await this.lock(this.paths, async () => {
         publishWaits(this.paths.lockFile, jobs);
         const loaded = await this.load();
+        // A load from disk does not know what this process left unsynced; the flag does.
+        loaded.unsynced ||= this.unsynced;
         const batch = new SealedBatch(loaded, this.commitDeps);
         const run = await runBodies(this, jobs, batch, (error) => this.lockError(error));
         done.run = run;
         const start = loaded.snapshot.head.offset;
-        const outcome = await writeSealed(this.commitDeps, batch).catch((error: unknown) => {
+        const sync = jobs.some((job) => job.durable);
+        const outcome = await writeSealed(this.commitDeps, batch, { sync }).catch((error: unknown) => {
           this.lastLoad = null;
           throw error;
         });
+        this.unsynced = loaded.unsynced;
+        if (this.unsynced) this.scheduleFlush();
         finishAnswers(run, outcome, start);
         if (outcome.wrote) await this.keepWritten(loaded, outcome.warnings.length === 0);
+        else if (this.lastLoad) {
+          // A flush changes neither file (fsync, and the mark lives outside): the cached load only learns the flags.
+          this.lastLoad.loaded.unsynced = loaded.unsynced;
+          this.lastLoad.loaded.markBehind = loaded.markBehind;
+        }
       });
     } catch (error) {
       for (const job of jobs) if (!done.run?.failed.has(job)) job.reject(this.lockError(error));
@@ -175,7 +220,8 @@ export class EvidenceLedger {
   /** The state this process just wrote becomes the cached load, keyed by the files as they are right after the write. */
   private async keepWritten(loaded: LoadedLedger, clean: boolean): Promise<void> {
     this.lastLoad = null;
-    if (!clean || loaded.dirty || loaded.markBehind || loaded.needsNewline) return;
+    // A mark left behind by a deferred write moves with the next synced commit; any other lag is re-derived by a load.
+    if (!clean || loaded.dirty || (loaded.markBehind && !loaded.unsynced) || loaded.needsNewline) return;
     const identity = await this.identity();
     // Anything but our own bytes at the end (another writer, a torn file) leaves it to the next load to verify.
     if (identity.split(":")[1] !== String(loaded.snapshot.head.offset)) return;

@@ -37,15 +37,19 @@ export async function recordRun(
   receipt: Record<string, unknown>,
   use?: UseAlong,
 ): Promise<string[]> {
-  // One lock, one load and one synced append for the receipt and the use record of a call's last command; the
-  // stage's skills are picked on the state the records are sealed onto (no load of its own).
-  const { snapshot, result } = await ctx.ledger.transact((snap) => {
-    const used = use && ctx.o.skillsEnabled ? useRecords(ctx, snap, use) : [];
-    return {
-      records: [{ stage: snap.state.stageIndex, kind: "run", data: receipt }, ...used],
-      result: used.flatMap((record) => (record.data as { skills: string[] }).skills),
-    };
-  });
+  // One lock, one load and one append for the receipt and the use record of a call's last command; the stage's
+  // skills are picked on the state the records are sealed onto (no load of its own). The answer does not wait for
+  // the fsync: losing these records in a crash only takes evidence away (docs/evidence.md, deferred durability).
+  const { snapshot, result } = await ctx.ledger.transact(
+    (snap) => {
+      const used = use && ctx.o.skillsEnabled ? useRecords(ctx, snap, use) : [];
+      return {
+        records: [{ stage: snap.state.stageIndex, kind: "run", data: receipt }, ...used],
+        result: used.flatMap((record) => (record.data as { skills: string[] }).skills),
+      };
+    },
+    { durable: false },
+  );
   ctx.absorb(snapshot);
   return result;
 }

@@ -11,6 +11,7 @@ import {
   PROOF_FORMAT,
   type ProofBundle,
   parseLine,
+  syncLedgerFile,
   verifyProof,
   verifyReportLines,
 } from "../../evidence/index.js";
@@ -21,13 +22,16 @@ import { type CliIO, EXIT_FAILED, reportError } from "../io.js";
 /** The workspace's ledger as a bundle, with the digests of the workflow and manifest in effect now. */
 async function bundleOf(workspace: string, configFile?: string): Promise<ProofBundle> {
   const paths = workspacePaths(workspace);
-  const text = await readFile(paths.ledger, "utf8").catch((error: NodeJS.ErrnoException) => {
-    throw new SkillgateError(
-      error.code === "ENOENT" ? "WORKSPACE_NOT_INITIALISED" : "FILE_IO_FAILED",
-      `cannot read the evidence ledger ${paths.ledger} (${error.code}); run \`skillgate init ${workspace}\` first`,
-      { ledger: paths.ledger },
-    );
-  });
+  // A server may have answered a run before its receipt was synced: what is exported must be durable first.
+  const text = await syncLedgerFile(paths.ledger)
+    .then(() => readFile(paths.ledger, "utf8"))
+    .catch((error: NodeJS.ErrnoException) => {
+      throw new SkillgateError(
+        error.code === "ENOENT" ? "WORKSPACE_NOT_INITIALISED" : "FILE_IO_FAILED",
+        `cannot read the evidence ledger ${paths.ledger} (${error.code}); run \`skillgate init ${workspace}\` first`,
+        { ledger: paths.ledger },
+      );
+    });
   const records = text.split("\n").filter((line) => line.trim().length > 0);
   const { config } = await loadConfig({ workspace: paths.root, configFile });
   const digests = digestsOf({
