@@ -12,7 +12,7 @@ export {
   type RunOutcome,
   type RunStatus,
 } from "./outcome.js";
-export { closeSharedPreparedPool } from "./prepared/pool.js";
+export { closeSharedPreparedPool, preparingAfter } from "./prepared/pool.js";
 export { type ParallelRuns, RunQueue, runQueueFor } from "./queue.js";
 export { type RunPlan, runPlanFor } from "./run-plan.js";
 export { resetUnsandboxedWarning, runScript } from "./run-script.js";

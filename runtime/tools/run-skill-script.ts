@@ -3,7 +3,7 @@ import { z } from "zod";
 import type { ToolResult } from "../contracts/index.js";
 import { isSkillgateError } from "../errors.js";
 import type { RunRequest, RunResult } from "../exec/index.js";
-import { type FailedOutcome, failureHeading, runQueueFor, runScript } from "../exec/index.js";
+import { type FailedOutcome, failureHeading, preparingAfter, runQueueFor, runScript } from "../exec/index.js";
 import {
   errorResult,
   okResult,
@@ -174,7 +174,10 @@ export const runSkillScriptTool: ToolDefinition<typeof runSkillScriptInput> = {
     "workspace, with DUT and OUT set; the call stops at the first failure and earlier side effects stay.",
   inputSchema: runSkillScriptInput,
   skillTool: true,
-  // One queue per session, so a server's clients together run at most max_parallel_runs calls at once.
+  // One queue per session, so a server's clients together run at most max_parallel_runs calls at once. The next
+  // prepared sandbox is made once the call (receipt, result) is done, not while it still runs.
   handler: (input, session) =>
-    runQueueFor(session, session.config.exec.max_parallel_runs).run(() => runSkillScript(input, session)),
+    runQueueFor(session, session.config.exec.max_parallel_runs).run(() =>
+      preparingAfter(() => runSkillScript(input, session)),
+    ),
 };

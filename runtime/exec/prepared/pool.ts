@@ -63,6 +63,28 @@ export class PreparedPool {
     this.stats.adopted++;
   }
 
+  private busy = 0;
+  private readonly whenQuiet: Array<() => void> = [];
+
+  /**
+   * Runs `work` (a tool call) with the making of the next sandbox held back until it and every other such call
+   * settled: bwrap's spawn and the set-up walk block the event loop for milliseconds, which would otherwise land on
+   * the call's own ledger commit and result instead of on the time between calls.
+   */
+  async holdWhile<T>(work: () => Promise<T>): Promise<T> {
+    this.busy++;
+    try {
+      return await work();
+    } finally {
+      this.busy--;
+      if (this.busy === 0) for (const wake of this.whenQuiet.splice(0)) wake();
+    }
+  }
+
+  private quiet(): Promise<void> {
+    return this.busy === 0 ? Promise.resolve() : new Promise((resolve) => this.whenQuiet.push(resolve));
+  }
+
   /**
    * Called after each run with its plan key (null: a run that cannot be prepared): when the run repeated the previous run's plan (or was served by a
    * held sandbox), the sandbox of the next run with that plan is made now, in the background.
@@ -73,14 +95,19 @@ export class PreparedPool {
     if (!repeated || this.closed || this.pending !== null) return;
     let timer: NodeJS.Timeout | undefined;
     const entry = { promise: Promise.resolve<HeldSandbox | null>(null), done: false };
-    const made = new Promise<void>((resolve) => setImmediate(resolve))
+    const quiet = this.quiet();
+    const made = quiet
+      .then(() => new Promise<void>((resolve) => setImmediate(resolve)))
       .then(() => this.hold(req, deps))
       .catch(() => null);
     // A set-up that never reaches the hand-shake must not hold the pool forever.
-    const timedOut = new Promise<"timeout">((resolve) => {
-      timer = setTimeout(() => resolve("timeout"), HOLD_TIMEOUT_MS);
-      timer.unref();
-    });
+    const timedOut = quiet.then(
+      () =>
+        new Promise<"timeout">((resolve) => {
+          timer = setTimeout(() => resolve("timeout"), HOLD_TIMEOUT_MS);
+          timer.unref();
+        }),
+    );
     entry.promise = Promise.race([made, timedOut]).then(async (held) => {
       clearTimeout(timer);
       entry.done = true;
@@ -146,4 +173,10 @@ export function sharedPreparedPool(env: NodeJS.ProcessEnv = process.env): Prepar
 /** Ends the process-wide pool (if one was made): `serve` calls it before exiting so no held sandbox outlives it. */
 export async function closeSharedPreparedPool(): Promise<void> {
   await shared?.close();
+}
+
+/** Runs a tool call with the shared pool's next preparation held back until it settled (PreparedPool.holdWhile). */
+export function preparingAfter<T>(work: () => Promise<T>, env: NodeJS.ProcessEnv = process.env): Promise<T> {
+  const pool = sharedPreparedPool(env);
+  return pool === null ? work() : pool.holdWhile(work);
 }
