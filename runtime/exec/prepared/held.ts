@@ -18,7 +18,7 @@ export interface HeldSandbox {
   /** The limits the cgroup was made for. */
   maxProcesses: number;
   memoryBytes: number;
-  /** dev:ino of every host path the argv binds, as they were when bwrap mounted them. */
+  /** dev:ino:birth time of every host path the argv binds, as they were when bwrap mounted them. */
   sources: Map<string, string>;
   cgroup: PidsCgroup;
   spawned: Spawned;
@@ -38,15 +38,16 @@ export interface HoldDeps {
 
 const BIND_FLAGS = new Set(["--bind", "--ro-bind", "--dev-bind", "--bind-try", "--ro-bind-try"]);
 
-/** Identity (device and inode) of every bind source in `argv`: a path replaced since would bind something else. */
+/** Identity (device, inode, birth time) of every bind source in `argv`: a path replaced since would bind something else. */
 export function bindSources(argv: string[]): Map<string, string> {
   const sources = new Map<string, string>();
   argv.forEach((arg, index) => {
     const source = argv[index + 1];
     if (!BIND_FLAGS.has(arg) || source === undefined || sources.has(source)) return;
     try {
-      const info = statSync(source);
-      sources.set(source, `${info.dev}:${info.ino}`);
+      // Birth time too: a folder removed and made again often gets the same inode number at once (ext4).
+      const info = statSync(source, { bigint: true });
+      sources.set(source, `${info.dev}:${info.ino}:${info.birthtimeNs}`);
     } catch {
       sources.set(source, "missing");
     }
