@@ -1,12 +1,4 @@
-import {
-  lstatSync,
-  mkdirSync,
-  readdirSync,
-  readFileSync,
-  statSync,
-  symlinkSync,
-  writeFileSync,
-} from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { type WorkspacePaths, workspacePaths } from "../../runtime/contracts/index.js";
@@ -15,7 +7,6 @@ import {
   initWorkspace,
   readRuntimeConfig,
   resolveWorkspacePlaceholders,
-  writeFileAtomic,
 } from "../../runtime/workspace/index.js";
 import { configWith, tempDir } from "./helpers.js";
 
@@ -103,50 +94,5 @@ describe("resolveWorkspacePlaceholders", () => {
     ["no placeholders", "no placeholders"],
   ])("%s", (text, expected) => {
     expect(resolveWorkspacePlaceholders(text, runtime)).toBe(expected);
-  });
-});
-
-describe("writeFileAtomic", () => {
-  it("creates, replaces and leaves no temp file behind", async () => {
-    const file = join(tmp.dir, "state.json");
-    await writeFileAtomic(file, "one");
-    await writeFileAtomic(file, Buffer.from("two"));
-    expect(readFileSync(file, "utf8")).toBe("two");
-    expect(readdirSync(tmp.dir)).toEqual(["state.json"]);
-  });
-
-  it("applies the requested mode", async () => {
-    const file = join(tmp.dir, "key");
-    await writeFileAtomic(file, "secret", { mode: 0o600 });
-    expect(statSync(file).mode & 0o777).toBe(0o600);
-  });
-
-  it("fails without touching the target when the folder is missing", async () => {
-    const file = join(tmp.dir, "missing", "f");
-    await expect(writeFileAtomic(file, "x")).rejects.toMatchObject({
-      code: "FILE_NOT_FOUND",
-      message: `Cannot write ${file}: it does not exist.`,
-      details: { errno: "ENOENT" },
-    });
-    expect(readdirSync(tmp.dir)).toEqual([]);
-  });
-
-  it("forces the requested mode on a replaced file (a 0o644 key becomes 0o600)", async () => {
-    const file = join(tmp.dir, "key");
-    await writeFileAtomic(file, "old", { mode: 0o644 });
-    await writeFileAtomic(file, "new", { mode: 0o600 });
-    expect(statSync(file).mode & 0o777).toBe(0o600);
-    expect(readFileSync(file, "utf8")).toBe("new");
-  });
-
-  it("replaces a symlink at the target instead of writing through it", async () => {
-    const outside = join(tmp.dir, "outside.txt");
-    writeFileSync(outside, "keep");
-    const file = join(tmp.dir, "state.json");
-    symlinkSync(outside, file);
-    await writeFileAtomic(file, "new");
-    expect(readFileSync(outside, "utf8")).toBe("keep");
-    expect(lstatSync(file).isSymbolicLink()).toBe(false);
-    expect(readFileSync(file, "utf8")).toBe("new");
   });
 });
