@@ -23,9 +23,19 @@ const END_PATIENCE_MS = 5_000;
 /** Longest a sandbox may take to reach its hand-shake before the pool gives up on it. */
 const HOLD_TIMEOUT_MS = 30_000;
 
+/** Longest a run waits for a sandbox already being made for it (making one itself takes about as long). */
+const TAKE_PATIENCE_MS = 1_000;
+
+interface Pending {
+  promise: Promise<HeldSandbox | null>;
+  done: boolean;
+  /** The making began (it waits for the calls under holdWhile to settle first). */
+  started: boolean;
+}
+
 export class PreparedPool {
   readonly stats: PreparedStats = { prepared: 0, adopted: 0, discarded: 0 };
-  private pending: { promise: Promise<HeldSandbox | null>; done: boolean } | null = null;
+  private pending: Pending | null = null;
   /** Held and not yet handed to a run: what close() and process exit kill. */
   private readonly idle = new Set<HeldSandbox>();
   private lastKey: string | null = null;
@@ -40,12 +50,25 @@ export class PreparedPool {
   }
 
   /**
-   * The sandbox made for the next run, removed from the pool: nobody else gets it. One still being made is left
-   * to finish for a later run (this one starts fresh rather than wait on it).
+   * The sandbox made for the next run, removed from the pool: nobody else gets it. One already being made is
+   * waited for (at most TAKE_PATIENCE_MS); one not begun yet is left for a later run (this one starts fresh).
    */
   async take(): Promise<HeldSandbox | null> {
     const pending = this.pending;
-    if (pending === null || !pending.done) return null;
+    if (pending === null || (!pending.done && !pending.started)) return null;
+    if (!pending.done) {
+      let timer: NodeJS.Timeout | undefined;
+      const ready = await Promise.race([
+        pending.promise.then(() => true),
+        new Promise<boolean>((resolve) => {
+          timer = setTimeout(() => resolve(false), TAKE_PATIENCE_MS);
+          timer.unref();
+        }),
+      ]);
+      clearTimeout(timer);
+      // Too slow, or another run took it meanwhile.
+      if (!ready || this.pending !== pending) return null;
+    }
     this.pending = null;
     const held = await pending.promise;
     if (held !== null) this.idle.delete(held);
@@ -94,11 +117,14 @@ export class PreparedPool {
     this.lastKey = key;
     if (!repeated || this.closed || this.pending !== null) return;
     let timer: NodeJS.Timeout | undefined;
-    const entry = { promise: Promise.resolve<HeldSandbox | null>(null), done: false };
+    const entry: Pending = { promise: Promise.resolve(null), done: false, started: false };
     const quiet = this.quiet();
     const made = quiet
       .then(() => new Promise<void>((resolve) => setImmediate(resolve)))
-      .then(() => this.hold(req, deps))
+      .then(() => {
+        entry.started = true;
+        return this.hold(req, deps);
+      })
       .catch(() => null);
     // A set-up that never reaches the hand-shake must not hold the pool forever.
     const timedOut = quiet.then(

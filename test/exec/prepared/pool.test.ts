@@ -57,6 +57,27 @@ describe("PreparedPool", () => {
     await pool.close();
   });
 
+  it("a run waits for a sandbox already being made for it, and does not wait for one not begun yet", async () => {
+    const made = { runId: "sg-made" } as HeldSandbox;
+    let finish: () => void = () => undefined;
+    const pool = new PreparedPool(
+      () => new Promise<HeldSandbox | null>((resolve) => (finish = () => resolve(made))),
+    );
+    // Not begun: the call that asked for it still runs, so a run inside it starts fresh at once.
+    await pool.holdWhile(async () => {
+      pool.afterRun("a", true, REQ, DEPS);
+      expect(await pool.take()).toBeNull();
+    });
+    await turns(3); // now it is being made
+    const taking = pool.take();
+    await turns(3);
+    finish();
+    expect(await taking).toBe(made);
+    expect(pool.stats.prepared).toBe(1);
+    expect(pool.idlePids()).toEqual([]);
+    await pool.close();
+  });
+
   it("a throwing call still lets the next sandbox be made", async () => {
     const { pool, asked } = recordingPool();
     await expect(
