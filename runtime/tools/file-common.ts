@@ -241,13 +241,18 @@ export function fnmatchRegExp(pattern: string, ignoreCase = false): RegExp {
     if (c === "*") out += "[\\s\\S]*";
     else if (c === "?") out += "[\\s\\S]";
     else if (c === "[") {
-      const end = pattern.indexOf("]", i + 2);
+      // As Python's translate: a "]" right after "[" or "[!" belongs to the set.
+      let first = i + 1;
+      if (pattern[first] === "!") first++;
+      if (pattern[first] === "]") first++;
+      const end = pattern.indexOf("]", first);
       if (end === -1) out += "\\[";
       else {
         let body = pattern.slice(i + 1, end);
         const negate = body.startsWith("!");
         if (negate) body = body.slice(1);
-        out += `[${negate ? "^" : ""}${body.replace(/\\/g, "\\\\").replace(/\^/g, "\\^")}]`;
+        // A "]" first in the set is literal (Python); JS needs it escaped, or "[]" would match nothing.
+        out += `[${negate ? "^" : ""}${body.replace(/\\/g, "\\\\").replace(/\^/g, "\\^").replace(/\]/g, "\\]")}]`;
         i = end;
       }
     } else out += c.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
