@@ -11,11 +11,18 @@ import {
   levelOneGuard,
   prlimitFor,
   reportsSignalAsCode,
+  SYSTEM_PATH,
 } from "../../../runtime/exec/plan/host-tools.js";
+import { findExecutable } from "../../../runtime/exec/runner.js";
 import { processesWithMarker, survivors } from "../../support/host-probes.js";
 import { tempRoot } from "../../support/workspace.js";
 
 const temp = tempRoot("skillgate-host-tools-", { realpath: true });
+const system = (name: string): string => {
+  const found = findExecutable(name, SYSTEM_PATH.join(":"));
+  if (found === null) throw new Error(`${name} (util-linux) is not installed on this host`);
+  return found;
+};
 afterAll(() => temp.cleanup());
 
 function tool(dir: string, name: string): string {
@@ -53,7 +60,7 @@ describe("hostToolchain", () => {
 
 describe("prlimitFor", () => {
   it("finds util-linux's prlimit on the PATH given, or null", () => {
-    expect(prlimitFor("/usr/bin:/bin")).toBe("/usr/bin/prlimit");
+    expect(prlimitFor(SYSTEM_PATH.join(":"))).toBe(system("prlimit"));
     expect(prlimitFor(temp.path("no-prlimit-here"))).toBeNull();
   });
 });
@@ -61,11 +68,11 @@ describe("prlimitFor", () => {
 describe("levelOneGuard", () => {
   it("for root: parent-death SIGKILL, a pid namespace of its own, and a shell reaper so the script is not its init", async () => {
     expect(await levelOneGuard(0)).toEqual([
-      "/usr/bin/setpriv",
+      system("setpriv"),
       "--pdeathsig",
       "KILL",
       "--",
-      "/usr/bin/unshare",
+      system("unshare"),
       "--pid",
       "--fork",
       "--kill-child=SIGKILL",
@@ -80,7 +87,7 @@ describe("levelOneGuard", () => {
 
   it("for a normal user: a user namespace too, where unshare can make one", async () => {
     const guard = await levelOneGuard(4242);
-    expect(guard.slice(4, 7)).toEqual(["/usr/bin/unshare", "--user", "--map-current-user"]);
+    expect(guard.slice(4, 7)).toEqual([system("unshare"), "--user", "--map-current-user"]);
   });
 
   it("reports a crash as 128+N, which reportsSignalAsCode maps back", async () => {
