@@ -1,6 +1,7 @@
 // Build step: bundles the CLI into dist/cli/skillgate.cjs and makes dist/runtime/cli/main.js a launcher that runs it from a V8 code cache.
 import { createHash } from "node:crypto";
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import { dirname, join, relative, sep } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { build } from "esbuild";
@@ -92,6 +93,37 @@ const lazyBuiltinsPlugin = {
           `module.exports = Object.defineProperties(${target}, { ${getters.join(", ")} });`,
         ].join("\n"),
         loader: "js",
+      };
+    });
+  },
+};
+
+/**
+ * Packages a start often does not use, loaded on first property access like the built-ins above: proper-lockfile
+ * (with graceful-fs, which patches fs.close, and signal-exit) is needed only by a process that takes the workspace
+ * lock, and a `call` that appends nothing takes none; yaml only when the config memo misses (or a YAML checker runs).
+ * The real package is still bundled (a lazy `require` of it).
+ */
+const LAZY_PACKAGES = ["proper-lockfile", "yaml"];
+const lazyPackagesPlugin = {
+  name: "skillgate-lazy-packages",
+  setup(context) {
+    const filter = new RegExp(`^(${LAZY_PACKAGES.join("|")})$`);
+    context.onResolve({ filter }, (args) => ({ path: args.path, namespace: "lazy-package" }));
+    context.onLoad({ filter: /.*/, namespace: "lazy-package" }, (args) => {
+      const entry = createRequire(join(repo, "package.json")).resolve(args.path);
+      const names = Object.keys(createRequire(join(repo, "package.json"))(args.path));
+      const getters = names.map(
+        (name) => `${JSON.stringify(name)}: { get: () => load()[${JSON.stringify(name)}], enumerable: true }`,
+      );
+      return {
+        contents: [
+          `let loaded;`,
+          `const load = () => (loaded ??= require(${JSON.stringify(entry)}));`,
+          `module.exports = Object.defineProperties({}, { ${getters.join(", ")} });`,
+        ].join("\n"),
+        loader: "js",
+        resolveDir: repo,
       };
     });
   },
@@ -192,7 +224,14 @@ async function bundleCli(outfile, extraPlugins) {
     target: "node20",
     outfile,
     external: EXTERNAL,
-    plugins: [importMetaPlugin, pureModulesPlugin, lazyBuiltinsPlugin, zodEnglishOnlyPlugin, ...extraPlugins],
+    plugins: [
+      importMetaPlugin,
+      pureModulesPlugin,
+      lazyBuiltinsPlugin,
+      lazyPackagesPlugin,
+      zodEnglishOnlyPlugin,
+      ...extraPlugins,
+    ],
     define: { __SKILLGATE_BUILD__: JSON.stringify(buildId) },
     banner: {
       js: [

@@ -92,6 +92,20 @@ describe("built CLI", () => {
     expect(built).toEqual(sources);
   });
 
+  it("loads the lock code (proper-lockfile, graceful-fs) only in a call that takes the workspace lock", async () => {
+    const probe = join(fixture.dir, "lock-code.txt");
+    const env = { ...fixture.env, LOCK_CODE_PROBE: probe };
+    const preload = ["--require", join(REPO_ROOT, "test", "cli", "lock-code-probe.cjs"), BUILT_MAIN];
+    const run = (args: string[]) =>
+      runProcess(process.execPath, [...preload, ...args], { cwd: REPO_ROOT, env });
+    expect((await run(["call", "ListSkill", ...ws()])).code).toBe(0);
+    // The list evidence is recorded by now: a repeated ListSkill appends nothing and takes no lock.
+    expect((await run(["call", "ListSkill", ...ws()])).code).toBe(0);
+    const call = JSON.stringify({ commands: [[GATE_SKILL, "make_report.py", "--title Lock"]] });
+    expect((await run(["call", "RunSkillScript", call, ...ws()])).code).toBe(0);
+    expect(readFileSync(probe, "utf8").split("\n").slice(1, 3)).toEqual(["false", "true"]);
+  });
+
   it("keeps one V8 code cache per verb (per tool for call) next to the bundle; catalog, call ListSkill and call RunSkillScript run from bundles of their own; catalog loads no yaml, zod or ajv compiler", async () => {
     expect((await cli("built", ["call", "ListSkill", ...ws()])).code).toBe(0);
     const record = join(fixture.dir, "loads.txt");
