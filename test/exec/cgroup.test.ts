@@ -6,11 +6,16 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { createPidsCgroup, type PidsCgroup } from "../../runtime/exec/cgroup.js";
 import { runScript } from "../../runtime/exec/index.js";
-import { tempRoot } from "../support/workspace.js";
+import { isolateHome, tempRoot } from "../support/workspace.js";
 import { makeHarness } from "./harness.js";
 
 const h = makeHarness("skillgate-cgroup-release-");
-afterAll(() => h.cleanup());
+// Its runs' probe and ACL-grant caches go to a home of this suite, never the machine's ~/.skillgate.
+const isolated = isolateHome(h.root, { setProcess: true });
+afterAll(() => {
+  isolated.restore();
+  h.cleanup();
+});
 
 const alive = (pid: number): boolean => {
   try {

@@ -5,10 +5,16 @@ import { dirname, join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { runScript } from "../../../runtime/exec/index.js";
 import { prepareScratch } from "../../../runtime/exec/prepare/scratch.js";
+import { isolateHome } from "../../support/workspace.js";
 import { makeHarness } from "../harness.js";
 
 const harness = makeHarness("skillgate-tmpdir-");
-afterAll(() => harness.cleanup());
+// Its runs' probe and ACL-grant caches go to a home of this suite, never the machine's ~/.skillgate.
+const isolated = isolateHome(harness.root, { setProcess: true });
+afterAll(() => {
+  isolated.restore();
+  harness.cleanup();
+});
 
 const KEEP_TEMP = `import os, tempfile
 path = os.path.join(tempfile.gettempdir(), "kept.txt")
