@@ -1,10 +1,9 @@
 // One-shot CLI processes, whole process each: catalog vs UCAgent's Python scan, call ListSkill vs `node -e 0`, call RunSkillScript vs python.
 import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, bench, describe } from "vitest";
-import { removeTree } from "../tools/helpers.js";
+import { tempRoot } from "../support/workspace.js";
 import { BUILT_MAIN, ensureBuilt } from "./built.js";
 import { percentile, printTable, type Row, Samples } from "./report.js";
 import { PLAIN_ENV, spawnPlain } from "./spawn.js";
@@ -16,7 +15,8 @@ const ROWS = new Set((process.env.SKILLGATE_BENCH_ROWS ?? "catalog,list,list20k,
 const want = (row: string): boolean => ROWS.has(row);
 /** SKILLGATE_BENCH_BEFORE=<other build>/dist/runtime/cli/main.js: that build's `call RunSkillScript` too, same rounds. */
 const BEFORE = process.env.SKILLGATE_BENCH_BEFORE;
-const dir = mkdtempSync(join(tmpdir(), "skillgate-bench-cli-"));
+const temp = tempRoot("skillgate-bench-cli-");
+const dir = temp.dir;
 const catalogRoot = join(dir, "catalog");
 const ucagentScan = join(dir, "ucagent_scan.py");
 const samples = new Samples();
@@ -145,7 +145,7 @@ afterAll(() => {
   small?.cleanup();
   beforeWs?.cleanup();
   large?.cleanup();
-  removeTree(dir);
+  temp.cleanup();
 }, 600_000);
 
 function report(): void {

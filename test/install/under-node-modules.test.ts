@@ -4,23 +4,22 @@ import {
   chmodSync,
   existsSync,
   mkdirSync,
-  mkdtempSync,
   readdirSync,
   readFileSync,
   realpathSync,
   statSync,
   writeFileSync,
 } from "node:fs";
-import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sha256 } from "../support/host-probes.js";
-import { removeTree } from "../tools/helpers.js";
+import { type TempRoot, tempRoot } from "../support/workspace.js";
 
 const REPO = realpathSync(fileURLToPath(new URL("../../", import.meta.url)));
 const BUNDLE = join(REPO, "dist", "cli", "skillgate.cjs");
 
+let temp: TempRoot | undefined;
 let dir: string;
 let project: string;
 let ws: string;
@@ -105,7 +104,8 @@ beforeAll(() => {
     `dist/ is older than ${relative(REPO, source.file)}: run npm run build so the packed tarball holds the current code`,
   ).toBeGreaterThanOrEqual(source.mtime);
 
-  dir = realpathSync(mkdtempSync(join(tmpdir(), "sg-install-")));
+  temp = tempRoot("sg-install-", { realpath: true });
+  dir = temp.dir;
   const packed = JSON.parse(
     execFileSync("npm", ["pack", "--ignore-scripts", "--json", "--pack-destination", dir], {
       cwd: REPO,
@@ -157,7 +157,7 @@ beforeAll(() => {
 }, 300_000);
 
 afterAll(() => {
-  if (dir) removeTree(dir);
+  temp?.cleanup();
 });
 
 describe.sequential("skillgate under another project's node_modules", () => {

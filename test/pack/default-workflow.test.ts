@@ -186,8 +186,9 @@ describe("examples/buggy-inventory", () => {
   });
 
   it("misbehaves exactly as planted_defects.json says", () => {
+    const scratch = freshDir("wf-probe");
     const probe = `
-import gc, os, sys, tempfile, warnings
+import gc, os, sys, warnings
 sys.path.insert(0, ${JSON.stringify(DUT)})
 import inventory as inv
 a = inv.Item("A", "a", 1); b = inv.Item("B", "b", 1); a.add_tag("fragile"); print("tags", b.tags)
@@ -201,7 +202,7 @@ try:
 except Exception as e:
     print("remove_stock", type(e).__name__)
 print("total", stock.total_value_cents(), "expected", sum(i.price_cents * i.quantity for i in stock.items()))
-bad = os.path.join(tempfile.mkdtemp(), "bad.csv")
+bad = os.path.join(${JSON.stringify(scratch)}, "bad.csv")
 with open(bad, "w") as f:
     f.write("a,b\\n1,2\\n")
 with warnings.catch_warnings(record=True) as caught:

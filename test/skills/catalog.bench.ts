@@ -1,15 +1,16 @@
 // Catalog benchmark: cold scan vs the raw IO floor, warm snapshot, and refresh after one SKILL.md change (2,000 skills).
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { afterAll, bench, describe } from "vitest";
 import { type Catalog, createCatalog, scanSkillRoot } from "../../runtime/skills/index.js";
 import { median, printTable, type Row } from "../bench/report.js";
+import { tempRoot } from "../support/workspace.js";
 
 const GROUPS = 10;
 const SUBGROUPS = 10;
 const SKILLS_PER_SUBGROUP = 20; // 10 × 10 × 20 = 2,000 skills, 3 levels deep, 2 scripts each
-const root = fs.mkdtempSync(path.join(os.tmpdir(), "skillgate-bench-"));
+const temp = tempRoot("skillgate-bench-");
+const root = temp.dir;
 const body = `${"Apply the method step by step, record findings, then run the checker.\n".repeat(12)}`;
 
 function skillText(name: string, note: string): string {
@@ -148,7 +149,7 @@ describe("skill catalog (2,000 skills)", () => {
 afterAll(() => {
   watchCatalog?.close();
   rescanCatalog?.close();
-  fs.rmSync(root, { recursive: true, force: true });
+  temp.cleanup();
   if (samples.pairRatio?.length === 0) return; // set-up failed: vitest reports why
   const m = (key: string) => median(samples[key] ?? []);
   const cold = m("pairCold");

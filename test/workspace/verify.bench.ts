@@ -1,15 +1,17 @@
 // Cost of the run-time integrity check: cached verify of an unchanged copy vs hashing the file every time.
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, bench, describe } from "vitest";
 import { ConfigSchema } from "../../runtime/config/index.js";
 import { workspacePaths } from "../../runtime/contracts/index.js";
 import { initWorkspace, sha256File, verifyCopiedFile } from "../../runtime/workspace/index.js";
 import { printTable, Samples } from "../bench/report.js";
+import { tempRoot } from "../support/workspace.js";
 
-const root = mkdtempSync(join(tmpdir(), "skillgate-verify-bench-"));
-process.on("exit", () => rmSync(root, { recursive: true, force: true }));
+// Init marks the copied pack read-only; the shared cleanup makes its folders writable again before removing them.
+const temp = tempRoot("skillgate-verify-bench-");
+const root = temp.dir;
+process.on("exit", () => temp.cleanup());
 const pack = join(root, "pack");
 mkdirSync(join(pack, "big/scripts"), { recursive: true });
 writeFileSync(join(pack, "big/SKILL.md"), "---\nname: big\ndescription: bench\n---\n");

@@ -1,10 +1,12 @@
-// Init copies the pack's stage guides into <ws>/guide_doc (skills on or off): copy, refresh, prune, manifest records.
+// The two copies init makes (runtime/workspace/init-copy.ts): copyPack's report, manifest, progress and read-only copy;
+// syncGuides mirroring the pack's stage guides into <ws>/guide_doc (skills on or off): copy, refresh, prune, records.
 import { createHash } from "node:crypto";
 import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { bundledPackRoot, workspacePaths } from "../../runtime/contracts/index.js";
 import { type InitManifest, initWorkspace } from "../../runtime/workspace/index.js";
+import { copyPack, syncGuides } from "../../runtime/workspace/init-copy.js";
 import { configWith, listFiles, modeOf, tempDir } from "./helpers.js";
 
 let tmp: ReturnType<typeof tempDir>;
@@ -223,5 +225,54 @@ describe("guide_doc with skills disabled", () => {
       removed: 0,
     });
     expect(existsSync(workspacePaths(ws).manifest)).toBe(false);
+  });
+});
+
+describe("copyPack and syncGuides directly", () => {
+  it("copyPack reports, records and copies read-only what the plan holds, with progress per file", async () => {
+    const paths = workspacePaths(ws);
+    const progress: string[] = [];
+    const now = new Date("2026-01-02T03:04:05.000Z");
+    const { report, manifest } = await copyPack(
+      paths,
+      configWith({ pack_path: pack }),
+      (step) => progress.push(`${step.copied}/${step.total}`),
+      now,
+    );
+    expect(report).toMatchObject({
+      skills: ["grp/a"],
+      files: 1,
+      written: 1,
+      unchanged: 0,
+      removed: 0,
+      excluded: [],
+    });
+    expect(progress).toEqual(["1/1"]);
+    expect(manifest).toMatchObject({ schema_version: 1, generated_at: now.toISOString(), skills: ["grp/a"] });
+    expect(manifest.files["grp/a/SKILL.md"]?.sha256).toBe(sha(SKILL_MD));
+    expect(modeOf(join(paths.skillsDir, "grp", "a"))).toBe(0o555);
+    const again = await copyPack(paths, configWith({ pack_path: pack }), undefined, now);
+    expect(again.report).toMatchObject({ written: 0, unchanged: 1 });
+  });
+
+  it("copyPack names a missing pack and says how to fix it", async () => {
+    await expect(
+      copyPack(workspacePaths(ws), configWith({ pack_path: join(tmp.dir, "none") }), undefined, new Date()),
+    ).rejects.toMatchObject({
+      code: "PATH_NOT_FOUND",
+      message: `skill pack ${join(tmp.dir, "none")} does not exist; set skill.pack_path to a folder of skills, or remove it to use the bundled pack`,
+    });
+  });
+
+  it("syncGuides prunes only guides recorded earlier, never files the agent added", async () => {
+    const paths = workspacePaths(ws);
+    const first = await syncGuides(paths, join(repo, "guide_doc"), {}, []);
+    expect(first.report.files).toEqual(["guide_doc/one.md", "guide_doc/sub/two.md"]);
+    write(join(ws, "guide_doc", "mine.md"), "agent notes");
+    rmSync(join(repo, "guide_doc", "sub"), { recursive: true });
+    const second = await syncGuides(paths, join(repo, "guide_doc"), first.entries, []);
+    expect(second.report).toMatchObject({ files: ["guide_doc/one.md"], written: 0, removed: 1 });
+    expect(existsSync(join(ws, "guide_doc", "sub"))).toBe(false);
+    expect(readFileSync(join(ws, "guide_doc", "mine.md"), "utf8")).toBe("agent notes");
   });
 });
