@@ -68,13 +68,23 @@ describe("on the real /proc", () => {
   it("processTree follows a real shell's children, a setsid'ed one included", async () => {
     child = spawn("sh", ["-c", "sleep 30 & setsid sleep 31 & wait"], { detached: true, stdio: "ignore" });
     const pid = child.pid as number;
+    const commands = (pids: number[]): string[] =>
+      pids
+        .map((p) => {
+          try {
+            return readFileSync(`/proc/${p}/cmdline`, "utf8").split("\0")[0] ?? "";
+          } catch {
+            return "gone";
+          }
+        })
+        .sort();
+    // Polled until setsid has exec'ed its sleep too.
     const tree = await until(
       () => processTree(pid),
-      (pids) => pids.length === 3,
+      (pids) => commands(pids).join(" ") === "sh sleep sleep",
       "sh and its two sleeps",
     );
-    const commands = tree.map((p) => readFileSync(`/proc/${p}/cmdline`, "utf8").split("\0")[0]).sort();
-    expect(commands).toEqual(["sh", "sleep", "sleep"]);
+    expect(commands(tree)).toEqual(["sh", "sleep", "sleep"]);
     expect(processTree(pid, pid).sort()).toEqual(tree.sort());
   });
 

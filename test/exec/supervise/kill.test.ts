@@ -45,13 +45,22 @@ describe("killTree", () => {
           env: { ...process.env, SG_MARK: marker },
         });
       });
-      await until(() => processesWithMarker(marker).length === 3, "sh, its sleep and the daemon's sleep");
-      const daemon = processesWithMarker(marker).find((pid) =>
-        readFileSync(`/proc/${pid}/cmdline`, "utf8").includes("32"),
-      ) as number;
-      expect(readFileSync(`/proc/${daemon}/stat`, "utf8").split(") ")[1]?.split(" ")[1]).not.toBe(
-        String(child?.pid),
+      // The daemon: `sleep 32`, no longer a child of the run's shell (its parent exited; it was reparented).
+      const daemon = (): number | undefined =>
+        processesWithMarker(marker).find((pid) => {
+          try {
+            const argv = readFileSync(`/proc/${pid}/cmdline`, "utf8");
+            const ppid = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.split(" ")[1];
+            return argv === "sleep\u000032\u0000" && ppid !== String(child?.pid);
+          } catch {
+            return false;
+          }
+        });
+      await until(
+        () => daemon() !== undefined && processesWithMarker(marker).length === 3,
+        "the reparented daemon",
       );
+      expect(cgroup.members()).toContain(daemon());
       killTree(child as ReturnType<typeof spawn>, cgroup, "linux");
       expect(readFileSync(join(cgroup.dir, "pids.max"), "utf8").trim()).toBe("0");
       expect(await survivors(marker)).toEqual([]);
