@@ -1,5 +1,5 @@
 // Load-time check of skill_list and general_skill_list (workflow-skills.ts): UCAgent's sentences first, then where and the fix; ids that parse, not folders.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { scanSkillRoot } from "../../runtime/skills/index.js";
 import type { CatalogSnapshot, Diagnostic } from "../../runtime/skills/types.js";
 import { validateWorkflow } from "../../runtime/stage/index.js";
