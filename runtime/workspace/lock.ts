@@ -1,7 +1,7 @@
 // Serialises state writes to one workspace across processes (proper-lockfile) and within one process.
 import { AsyncLocalStorage } from "node:async_hooks";
 import { channel } from "node:diagnostics_channel";
-import { mkdirSync, rmdirSync, statSync, utimesSync } from "node:fs";
+import { mkdirSync, rmdir, statSync, utimesSync } from "node:fs";
 import { mkdir } from "node:fs/promises";
 import { dirname } from "node:path";
 import lockfile from "proper-lockfile";
@@ -41,16 +41,17 @@ function now<T>(op: () => T, done: Callback<T>): void {
 }
 
 /**
- * The file system proper-lockfile works through: its mkdir, stat, utimes and rmdir of the lock folder as synchronous
- * calls. Each is one metadata syscall of microseconds; through the thread pool each cost two thread wake-ups, which
- * on a CPU-starved server (many sandboxed runs at once) stretched every lock acquisition by tens of milliseconds.
+ * The file system proper-lockfile works through: mkdir, stat and utimes of the lock folder as synchronous calls (tens
+ * of microseconds each; through the thread pool each cost two thread wake-ups, which on a CPU-starved server, many
+ * sandboxed runs at once, stretched every acquisition by tens of milliseconds). rmdir stays in the thread pool: on
+ * ext4 here it takes 0.6-3 ms, too long to block the event loop for.
  */
 const LOCK_FS = {
   mkdir: (path: string, done: Callback) => now(() => mkdirSync(path), done),
   stat: (path: string, done: Callback<ReturnType<typeof statSync>>) => now(() => statSync(path), done),
   utimes: (path: string, atime: Date, mtime: Date, done: Callback) =>
     now(() => utimesSync(path, atime, mtime), done),
-  rmdir: (path: string, done: Callback) => now(() => rmdirSync(path), done),
+  rmdir: (path: string, done: Callback) => rmdir(path, done),
 };
 const defaultSleep = (ms: number) => new Promise<void>((done) => setTimeout(done, ms));
 
