@@ -132,10 +132,10 @@ export const ExecSchema = z
       .default(900)
       .describe("Total time budget of one RunSkillScript call, across all its commands."),
     max_parallel_runs: z
-      .union([z.literal("cores"), z.number().int().positive()])
-      .default("cores")
+      .union([z.literal("auto"), z.literal("cores"), z.number().int().positive()])
+      .default("auto")
       .describe(
-        'RunSkillScript calls of one session (every client of a server) that run at once; later calls wait in arrival order. "cores": the processors skillgate may use.',
+        'RunSkillScript calls of one session (every client of a server) that run at once; later calls wait in arrival order. "auto": 4 per processor skillgate may use (a call waits on the sandbox set-up and the ledger more than it computes); "cores": one per processor.',
       ),
     sandbox_uid: z
       .number()

@@ -1,9 +1,17 @@
-// Run queue: at most N RunSkillScript calls of one session at once (N = the cores by default); the rest wait in arrival order.
+// Run queue: at most N RunSkillScript calls of one session at once (N = 4 per core by default); the rest wait in arrival order.
 import { channel } from "node:diagnostics_channel";
 import { availableParallelism } from "node:os";
 
-/** `exec.max_parallel_runs`: "cores" (the default) or a positive count. */
-export type ParallelRuns = "cores" | number;
+/** `exec.max_parallel_runs`: "auto" (the default: RUNS_PER_CORE per core), "cores" (one per core) or a positive count. */
+export type ParallelRuns = "auto" | "cores" | number;
+
+/**
+ * Slots per core under "auto". A call spends most of its slot off the CPU, waiting on the sandbox set-up (bwrap,
+ * the cgroup move's RCU grace period), the ledger's fsync and the server's own turns; with one slot per core the
+ * cores sat idle and 400 calls took twice as long as with no queue. Measured against 2, 3, 4, 6 and 16 slots on
+ * 2 cores: docs/performance.md, "Concurrent calls".
+ */
+export const RUNS_PER_CORE = 4;
 
 /** Each finished task's `{ waitedMs, heldMs }` (in the queue, then in its slot), for whoever subscribes (the concurrency bench). */
 export const RUN_QUEUE_CHANNEL = "skillgate:run-queue";
@@ -46,8 +54,9 @@ export class RunQueue {
   }
 }
 
-/** The slot count for a setting: "cores" is the processors this process may use (at least 1). */
+/** The slot count for a setting: "cores" is the processors this process may use (at least 1), "auto" 4 times that. */
 export function parallelRunsFor(setting: ParallelRuns, cores: number = availableParallelism()): number {
+  if (setting === "auto") return RUNS_PER_CORE * Math.max(1, cores);
   return setting === "cores" ? Math.max(1, cores) : setting;
 }
 

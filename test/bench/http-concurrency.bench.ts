@@ -12,7 +12,7 @@ import { percentile, printTable, type Row, Samples } from "./report.js";
 import { PLAIN_ENV, spawnPlain } from "./spawn.js";
 import { BENCH_SKILL, type BenchWorkspace, makeBenchWorkspace } from "./workspace.js";
 
-// SKILLGATE_BENCH_CALLS / _ROUNDS shrink a run while iterating; SKILLGATE_BENCH_SLOTS="2,4,8" adds queues of those
+// SKILLGATE_BENCH_CALLS / _ROUNDS shrink a run while iterating; SKILLGATE_BENCH_SLOTS="2,4,16" adds queues of those
 // sizes to the default one (each its own server, same rounds). docs/performance.md says which knobs its rows used.
 const CALLS = Number(process.env.SKILLGATE_BENCH_CALLS ?? 400);
 const ROUNDS = Number(process.env.SKILLGATE_BENCH_ROUNDS ?? 3);
@@ -36,7 +36,7 @@ const TICKS_PER_SECOND = 100;
  * every call, i.e. no queue (the baseline). Every variant is the same server, workspace shape, helper and client.
  */
 const variants: Record<string, { slots: number | null; label: string }> = {
-  default: { slots: null, label: `default (${parallelRunsFor("cores")} cores)` },
+  default: { slots: null, label: `default ("auto": ${parallelRunsFor("auto")} slots)` },
   ...Object.fromEntries(EXTRA_SLOTS.map((slots) => [`q${slots}`, { slots, label: `${slots} slots` }])),
   open: { slots: CALLS, label: "no queue" },
 };

@@ -1,7 +1,8 @@
-// The run queue on its own: at most `limit` tasks at once, FIFO admission, slots freed on failure, "cores" resolved.
+// The run queue on its own: at most `limit` tasks at once, FIFO admission, slots freed on failure, "auto" and "cores" resolved.
 import { subscribe, unsubscribe } from "node:diagnostics_channel";
 import { availableParallelism } from "node:os";
 import { describe, expect, it } from "vitest";
+import { ConfigSchema } from "../../runtime/config/schema.js";
 import { parallelRunsFor, RUN_QUEUE_CHANNEL, RunQueue, runQueueFor } from "../../runtime/exec/queue.js";
 
 /** A task that runs until the test settles it, recording when it started. */
@@ -100,6 +101,13 @@ describe("parallelRunsFor / runQueueFor", () => {
     expect(parallelRunsFor("cores", 0)).toBe(1);
     expect(parallelRunsFor("cores", 8)).toBe(8);
     expect(parallelRunsFor(3, 8)).toBe(3);
+  });
+
+  it('"auto" (the default) is 4 slots per processor, at least 4', () => {
+    expect(parallelRunsFor("auto")).toBe(4 * availableParallelism());
+    expect(parallelRunsFor("auto", 2)).toBe(8);
+    expect(parallelRunsFor("auto", 0)).toBe(4);
+    expect(ConfigSchema.parse({}).exec.max_parallel_runs).toBe("auto");
   });
 
   it("gives one owner the same queue while the limit is unchanged, a new one when it changes", () => {
