@@ -1,10 +1,12 @@
 // Starting a socket server (authority/serve.ts): also over Streamable HTTP with a token (an authority refuses HTTP without one), and the session's options kept over the socket.
 import { randomBytes } from "node:crypto";
-import { readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { startSocketServer } from "../../runtime/authority/index.js";
 import { TOOL_NAMES } from "../../runtime/contracts/index.js";
 import { connectHttp } from "../mcp/helpers.js";
+import { tempRoot } from "../support/workspace.js";
 import { GATE_SKILL, makeFixture } from "../tools/helpers.js";
 import { connectBridge, skillgate, startServer } from "./helpers.js";
 import { self, served, serveFixture, stopServed } from "./socket-fixture.js";
@@ -77,6 +79,32 @@ describe("startSocketServer", () => {
       ).rejects.toMatchObject({ code: -32602 });
     } finally {
       await bridge.close();
+    }
+  });
+
+  it.each([
+    [
+      "a workspace that does not exist",
+      (dir: string) => ({ workspace: join(dir, "none"), env: { SKILLGATE_HOME: join(dir, "home") } }),
+      (dir: string) =>
+        `workspace ${join(dir, "none")} does not exist; fix: create it as the agent's user (it owns the workspace; the authority only owns .ucagent/skillgate/)`,
+    ],
+    [
+      "a secret kept inside the workspace",
+      (dir: string) => ({ workspace: dir, env: { SKILLGATE_HOME: join(dir, ".secret") } }),
+      (dir: string) =>
+        `the authority's secret ${join(dir, ".secret")} (SKILLGATE_HOME ${join(dir, ".secret")}) is inside the workspace ${dir}; fix: point SKILLGATE_HOME at the authority user's own folder`,
+    ],
+  ])("--authority refuses %s before touching anything", async (_name, where, message) => {
+    const temp = tempRoot("skillgate-serve-refused-", { realpath: true });
+    try {
+      const { workspace, env } = where(temp.dir);
+      await expect(
+        startSocketServer({ workspace, authority: true, session: { env }, log: () => undefined }),
+      ).rejects.toMatchObject({ code: "AUTHORITY_REFUSED", message: message(temp.dir) });
+      expect(existsSync(join(temp.dir, ".ucagent"))).toBe(false);
+    } finally {
+      temp.cleanup();
     }
   });
 });
