@@ -55,6 +55,15 @@ async function runPrepared(session: OpenedSession, key: string): Promise<void> {
     process.env.SKILLGATE_PREPARED_SANDBOX = "0";
   }
   await pool?.settled();
+  await settleLedger(session);
+}
+
+/**
+ * Waits for the ledger's background flush of the run receipt (deferred durability, docs/evidence.md), outside any
+ * timing, like the prepared sandbox: between two calls of an agent both are done long before the next one.
+ */
+async function settleLedger(session: OpenedSession): Promise<void> {
+  await (session.engine as { ledger?: { flush(): Promise<void> } }).ledger?.flush();
 }
 
 /** Median of the per-round ratios key/base with their p10-p90 spread. */
@@ -283,7 +292,9 @@ describe(".py helpers", () => {
       await runPrepared(session2, "tool.l2.prep");
       await samples.timeAsync("plain", () => spawnPlain([python, script, ...args], level2.ws));
       await samples.timeAsync("tool.l2", () => runTool(session2));
+      await settleLedger(session2);
       await samples.timeAsync("tool.l1", () => runTool(session1));
+      await settleLedger(session1);
       await samples.timeAsync("exec.l2", () => runExec(session2, prepared2));
       const adopted = execPool.stats.adopted;
       await samples.timeAsync("exec.l2.prep", () => runExec(session2, prepared2, { prepared: execPool }));

@@ -39,6 +39,15 @@ async function runPrepared(key: string | null): Promise<void> {
     process.env.SKILLGATE_PREPARED_SANDBOX = "0";
   }
   await pool?.settled();
+  await settleLedger(session);
+}
+
+/**
+ * Waits for the ledger's background flush of the run receipt (deferred durability, docs/evidence.md), outside any
+ * timing, like the prepared sandbox: between two calls of an agent both are done long before the next one.
+ */
+async function settleLedger(session: OpenedSession): Promise<void> {
+  await (session.engine as { ledger?: { flush(): Promise<void> } }).ledger?.flush();
 }
 
 /** Median of the per-round ratios key/base with their p10-p90 spread. */
@@ -174,8 +183,11 @@ describe(".ts helpers", () => {
         spawnPlain([process.execPath, bw.scriptPath("helper.mjs"), ...ARGS.split(" ")], bw.ws),
       );
       await samples.timeAsync("tool.ts", () => runTool("helper.ts"));
+      await settleLedger(session);
       await samples.timeAsync("tool.mjs", () => runTool("helper.mjs"));
+      await settleLedger(session);
       await samples.timeAsync("tool.tsx", () => runTool("helper.ts", true));
+      await settleLedger(session);
       const args = ARGS.split(" ");
       await samples.timeAsync("plain.compiled", () =>
         spawnPlain([process.execPath, compiledEntry, ...args], bw.ws),
