@@ -8,18 +8,18 @@ import { describe, expect, it } from "vitest";
 const repo = join(fileURLToPath(new URL(".", import.meta.url)), "..", "..");
 
 /** Whether a module has logic: its compiled JavaScript (types gone) still holds a function, arrow or class. */
-export function hasLogic(source: string): boolean {
+function hasLogic(source: string): boolean {
   const js = transformSync(source, { loader: "ts", minifyWhitespace: true, legalComments: "none" }).code;
   return /\bfunction\b|=>|\bclass\b/.test(js);
 }
 
 /** The test file a runtime module must have (`runtime/exec/plan/plan.ts` → `test/exec/plan/plan.test.ts`). */
-export function mirrorTestPath(modulePath: string): string {
+function mirrorTestPath(modulePath: string): string {
   return modulePath.replace(/^runtime\//, "test/").replace(/\.ts$/, ".test.ts");
 }
 
 /** Runtime modules with logic whose mirror test file is missing (index.ts and types.ts only gather or declare). */
-export function modulesWithoutTests(
+function modulesWithoutTests(
   modules: ReadonlyMap<string, string>,
   testExists: (path: string) => boolean,
 ): string[] {
