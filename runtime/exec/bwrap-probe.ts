@@ -97,14 +97,20 @@ async function probeUncached(bwrap: string, diskCache?: string): Promise<BwrapPr
 }
 
 /**
- * Whether `bwrap` can build the sandbox here, with its optional features, or the reason (cached per path in the
- * process; a full-feature pass also in `diskCache`, when given, for the next process).
+ * Whether `bwrap` can build the sandbox here, with its optional features, or the reason (a pass cached per path in
+ * the process, a full-feature pass also in `diskCache`, when given, for the next process). A failure is forgotten
+ * once answered: a probe killed by its timer under load, or a bwrap installed later, must not refuse a long-running
+ * server's every run until it restarts.
  */
 export function probeBwrap(bwrap: string, diskCache?: string): Promise<BwrapProbe> {
   let probe = probeCache.get(bwrap);
   if (probe === undefined) {
-    probe = probeUncached(bwrap, diskCache);
-    probeCache.set(bwrap, probe);
+    const made = probeUncached(bwrap, diskCache);
+    probe = made;
+    probeCache.set(bwrap, made);
+    void made.then((answer) => {
+      if (!answer.ok && probeCache.get(bwrap) === made) probeCache.delete(bwrap);
+    });
   }
   return probe;
 }

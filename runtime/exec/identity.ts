@@ -137,10 +137,15 @@ export async function grantTraverse(
     }
     if (!writable.includes(path)) readable.add(path);
   }
+  // Keyed by the folder's identity too: one removed and made again at the same path has lost its ACL.
+  const keyOf = new Map<string, string>();
   const lacking = async (path: string, bits: number): Promise<boolean> => {
-    if (granted.has(`${uid}\0${bits}\0${path}`)) return false;
-    const info = await lstat(path).catch(() => null);
-    return info?.isDirectory() === true && info.uid !== uid && (info.mode & bits) !== bits;
+    const info = await lstat(path, { bigint: true }).catch(() => null);
+    if (info === null) return false;
+    const key = `${uid}\0${bits}\0${path}\0${info.dev}:${info.ino}:${info.birthtimeNs}`;
+    keyOf.set(`${bits}\0${path}`, key);
+    if (granted.has(key)) return false;
+    return info.isDirectory() && info.uid !== BigInt(uid) && (info.mode & BigInt(bits)) !== BigInt(bits);
   };
   const keep = async (paths: string[], bits: number): Promise<string[]> => {
     const verdicts = await Promise.all(paths.map((path) => lacking(path, bits)));
@@ -159,16 +164,22 @@ export async function grantTraverse(
       `cannot let the sandbox uid ${uid} reach ${[...search, ...read].join(", ")}: ${problem}; fix: apt-get install acl, or run skillgate as a normal user`,
     );
   }
-  for (const path of search) granted.add(`${uid}\0${0o001}\0${path}`);
-  for (const path of read) granted.add(`${uid}\0${0o005}\0${path}`);
+  for (const path of search) granted.add(keyOf.get(`${0o001}\0${path}`) as string);
+  for (const path of read) granted.add(keyOf.get(`${0o005}\0${path}`) as string);
 }
 
 /** grantWritable for folders skillgate owns (caches): walked once per process, default ACLs cover the rest. */
 export async function grantOnce(dirs: string[], uid: number, cache?: GrantCache): Promise<void> {
-  const fresh = dirs.filter((dir) => !granted.has(`${uid}\0${dir}`));
+  const keys = await Promise.all(
+    dirs.map(async (dir) => {
+      const info = await lstat(dir, { bigint: true }).catch(() => null);
+      return `${uid}\0${dir}\0${info === null ? "missing" : `${info.dev}:${info.ino}:${info.birthtimeNs}`}`;
+    }),
+  );
+  const fresh = dirs.filter((_, index) => !granted.has(keys[index] as string));
   if (fresh.length === 0) return;
   await grantWritable(await scanWritableArea(fresh, { skip: () => false }), uid, 0, cache);
-  for (const dir of fresh) granted.add(`${uid}\0${dir}`);
+  for (const [index, dir] of dirs.entries()) if (fresh.includes(dir)) granted.add(keys[index] as string);
 }
 
 function checkOwnedFolder(path: string, info: Stats, uid: number): void {

@@ -93,4 +93,20 @@ describe("probeBwrap", () => {
     );
     expect(readFileSync(`${bwrap}.count`, "utf8")).toBe("probed\n");
   });
+
+  it("forgets a failed probe once answered: a bwrap that works later is probed again and passes", async () => {
+    const works = temp.path("bwrap-later.works");
+    const bwrap = fakeBwrap(
+      "bwrap-later",
+      FULL_HELP,
+      `echo probed >> "$0.count"; [ -e "${works}" ] && exit 0; echo 'setting up uid map: Permission denied' >&2; exit 1`,
+    );
+    const first = await probeBwrap(bwrap);
+    expect(first.ok).toBe(false);
+    writeFileSync(works, "");
+    expect(await probeBwrap(bwrap)).toEqual({ ok: true, features: { disableUserns: true, tmpfsSize: true } });
+    // A pass is kept: the third caller does not probe.
+    await probeBwrap(bwrap);
+    expect(readFileSync(`${bwrap}.count`, "utf8")).toBe("probed\nprobed\n");
+  });
 });

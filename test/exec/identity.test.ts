@@ -114,6 +114,26 @@ describe("grantWritable and grantTraverse", () => {
     expect(asUid(["ls", parent])).not.toBe(0);
   });
 
+  it("grants again a source removed and made again at the same path (its ACL went with the old folder)", async () => {
+    const parent = join(temp.dir, "remade-parent");
+    const source = join(parent, "skill");
+    const make = (): void => {
+      mkdirSync(source, { recursive: true });
+      writeFileSync(join(source, "SKILL.md"), "x");
+      chmodSync(parent, 0o700);
+      chmodSync(source, 0o700);
+    };
+    make();
+    await grantTraverse([source], UID);
+    expect(asUid(["cat", join(source, "SKILL.md")])).toBe(0);
+    rmSync(parent, { recursive: true });
+    make();
+    expect(asUid(["cat", join(source, "SKILL.md")])).not.toBe(0);
+    await grantTraverse([source], UID);
+    expect(acl(parent)).toEqual([`user:${UID}:--x`]);
+    expect(asUid(["cat", join(source, "SKILL.md")])).toBe(0);
+  });
+
   it("grants the run temp folder to the sandbox uid, its parent for search only", async () => {
     const dir = await privateTmpDir("/ws/grant", join(temp.dir));
     await grantTmpDir(dir, UID);

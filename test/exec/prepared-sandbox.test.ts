@@ -104,7 +104,11 @@ afterAll(async () => {
   bed?.cleanup();
 });
 
-describe.runIf(ROOT)("prepared sandboxes (root: cgroup hand-shake)", () => {
+describe("prepared sandboxes (root: cgroup hand-shake)", () => {
+  beforeAll(() => {
+    // Prepared sandboxes need the cgroup hand-shake, which needs root: without it this suite proves nothing.
+    if (!ROOT) throw new Error("needs root (prepared sandboxes use the pids cgroup hand-shake)");
+  });
   it("is on by default, and a prepared run sees exactly the sandbox a fresh run sees", async () => {
     expect(pool).not.toBeNull();
     const p = pool as NonNullable<typeof pool>;

@@ -58,7 +58,11 @@ afterAll(async () => {
   bed?.cleanup();
 });
 
-describe.runIf(ROOT)("prepared sandboxes end with the session", () => {
+describe("prepared sandboxes end with the session", () => {
+  beforeAll(() => {
+    // Prepared sandboxes need the cgroup hand-shake, which needs root: without it this suite proves nothing.
+    if (!ROOT) throw new Error("needs root (prepared sandboxes use the pids cgroup hand-shake)");
+  });
   it("serve prepares the next sandbox after a repeated run, and kills it (and its cgroup) when the client goes", async () => {
     conn = await connectStdio(
       ["--workspace", bed.ws, "--config", bed.configFile, "--extra-skill-path", bed.extra],
