@@ -7,6 +7,7 @@ import type { CliIO } from "../io.js";
 import { connectHelp, selfCommand } from "../serve-args.js";
 import { httpAuthFrom, type ServeFlags } from "../serve-flags.js";
 import { initProgressPrinter, sessionOptionsFrom } from "../session-options.js";
+import { untilStopSignal } from "../stop-signals.js";
 
 function parseMode(text: string): number {
   if (!/^0?[0-7]{3}$/.test(text)) {
@@ -98,13 +99,7 @@ export async function runSocketServe(
           : ""),
     );
   }
-  await new Promise<void>((done) => {
-    const stop = () => {
-      void server.close().then(done);
-    };
-    process.once("SIGINT", stop);
-    process.once("SIGTERM", stop);
-  });
+  await untilStopSignal(() => server.close());
   log("stopped");
   const { closeSharedPreparedPool } = await import("../../exec/index.js");
   await closeSharedPreparedPool();

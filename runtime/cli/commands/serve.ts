@@ -14,6 +14,7 @@ import { type CliIO, reportError } from "../io.js";
 import { connectHelp, reproducibleServeArgs } from "../serve-args.js";
 import { httpAuthFrom, type ServeFlags } from "../serve-flags.js";
 import { addSessionOptions, initProgressPrinter, sessionOptionsFrom } from "../session-options.js";
+import { untilStopSignal } from "../stop-signals.js";
 import { dutMissingWarning } from "./init.js";
 
 /** What is missing for script runs, said once at start so the operator is not surprised by the first run. */
@@ -165,13 +166,7 @@ export function register(program: Command, io: CliIO): void {
           log(
             `MCP Streamable HTTP server listening on ${serving.url}\n${connectHelp(serveArgs, serving.url)}`,
           );
-        await new Promise<void>((done) => {
-          const stop = () => {
-            void serving.close().then(done);
-          };
-          process.once("SIGINT", stop);
-          process.once("SIGTERM", stop);
-        });
+        await untilStopSignal(() => serving.close());
         log("stopped");
         await closeSharedPreparedPool();
         // Watchers of the skill catalog would keep the process alive; serving is over.
