@@ -1,26 +1,11 @@
 // runtime/ imports point only downward (docs/architecture.md's layer order), enter other folders through index.ts, never cycle.
 import { readdirSync, readFileSync } from "node:fs";
-import { join, relative, sep } from "node:path";
-import { fileURLToPath } from "node:url";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { architectureProblems, cycles, importEdges, parseLayerOrder } from "./import-graph.js";
+import { REPO, runtimeFiles } from "./runtime-files.js";
 
-const repo = join(fileURLToPath(new URL(".", import.meta.url)), "..", "..");
-
-function runtimeFiles(): Map<string, string> {
-  const files = new Map<string, string>();
-  const walk = (dir: string): void => {
-    for (const entry of readdirSync(dir, { withFileTypes: true })) {
-      const path = join(dir, entry.name);
-      if (entry.isDirectory()) walk(path);
-      else if (entry.isFile() && entry.name.endsWith(".ts")) {
-        files.set(relative(repo, path).split(sep).join("/"), readFileSync(path, "utf8"));
-      }
-    }
-  };
-  walk(join(repo, "runtime"));
-  return files;
-}
+const repo = REPO;
 
 function layerOrder(): string[] {
   const layers = parseLayerOrder(readFileSync(join(repo, "docs", "architecture.md"), "utf8"));

@@ -1,11 +1,11 @@
 // Tests mirror the code: every runtime module with logic has a same-named test file (runtime/a/b.ts → test/a/b.test.ts).
-import { existsSync, readdirSync, readFileSync } from "node:fs";
-import { join, relative, sep } from "node:path";
-import { fileURLToPath } from "node:url";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
 import { transformSync } from "esbuild";
 import { describe, expect, it } from "vitest";
+import { REPO, runtimeFiles } from "./runtime-files.js";
 
-const repo = join(fileURLToPath(new URL(".", import.meta.url)), "..", "..");
+const repo = REPO;
 
 /** Whether a module has logic: its compiled JavaScript (types gone) still holds a function, arrow or class. */
 function hasLogic(source: string): boolean {
@@ -28,21 +28,6 @@ function modulesWithoutTests(
     .filter(([path, source]) => hasLogic(source) && !testExists(mirrorTestPath(path)))
     .map(([path]) => path)
     .sort();
-}
-
-function runtimeModules(): Map<string, string> {
-  const files = new Map<string, string>();
-  const walk = (dir: string): void => {
-    for (const entry of readdirSync(dir, { withFileTypes: true })) {
-      const path = join(dir, entry.name);
-      if (entry.isDirectory()) walk(path);
-      else if (entry.isFile() && entry.name.endsWith(".ts")) {
-        files.set(relative(repo, path).split(sep).join("/"), readFileSync(path, "utf8"));
-      }
-    }
-  };
-  walk(join(repo, "runtime"));
-  return files;
 }
 
 describe("the checker itself", () => {
@@ -73,7 +58,7 @@ describe("the checker itself", () => {
 
 describe("runtime modules and their tests", () => {
   it("every module with logic has test/<same path>.test.ts (no exceptions)", () => {
-    const modules = runtimeModules();
+    const modules = runtimeFiles();
     expect(modules.size).toBeGreaterThan(100);
     expect(modulesWithoutTests(modules, (path) => existsSync(join(repo, path)))).toEqual([]);
   });

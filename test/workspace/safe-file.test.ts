@@ -1,11 +1,9 @@
 // The safe workspace-file reads (runtime/workspace/safe-file.ts): read, stat and list, and every refusal, on real files
 // (writes: safe-write.test.ts).
-import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { SkillgateError } from "../../runtime/errors.js";
+import { beforeEach, describe, expect, it } from "vitest";
 import {
   listWorkspaceDir,
   readWorkspaceFile,
@@ -13,41 +11,14 @@ import {
   statWorkspacePath,
   statWorkspacePathIfExists,
 } from "../../runtime/workspace/safe-file.js";
-import { tempDir } from "./helpers.js";
+import { refusalOf as failure, useHostileTree } from "./hostile-tree.js";
 
-let tmp: ReturnType<typeof tempDir>;
+const tree = useHostileTree();
 let ws: string;
 let host: string;
-
 beforeEach(() => {
-  tmp = tempDir("skillgate-safe-");
-  ws = join(tmp.dir, "ws");
-  host = join(tmp.dir, "host");
-  mkdirSync(join(ws, "dut", "sub"), { recursive: true });
-  mkdirSync(host);
-  writeFileSync(join(host, "secret.txt"), "HOST-SECRET\n");
-  writeFileSync(join(ws, "dut", "a.txt"), "one\ntwo\n");
-  writeFileSync(join(ws, "dut", "sub", "b.txt"), "b\n");
-  symlinkSync(join(host, "secret.txt"), join(ws, "dut", "out-link"));
-  symlinkSync(host, join(ws, "dut", "out-dir"));
-  symlinkSync("a.txt", join(ws, "dut", "in-link"));
-  execFileSync("mkfifo", [join(ws, "dut", "fifo")]);
-  symlinkSync("/dev/zero", join(ws, "dut", "zero"));
+  ({ ws, host } = tree);
 });
-afterEach(() => tmp.cleanup());
-
-async function failure(
-  promise: Promise<unknown>,
-): Promise<{ code: string; message: string; details: unknown }> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof SkillgateError)
-      return { code: error.code, message: error.message, details: error.details };
-    throw error;
-  }
-  throw new Error("expected a refusal");
-}
 
 describe("reads", () => {
   it("returns bytes, their sha256 and the real relative path; follows symlinks that stay inside", async () => {

@@ -1,6 +1,5 @@
 // The one safe way to change workspace files (runtime/workspace/safe-write.ts): atomic writes, mkdir/remove/copy/move
 // through verified parents and the allowed-folders policy, every refusal on a real hostile tree; writeFileAtomic for state.
-import { execFileSync } from "node:child_process";
 import {
   existsSync,
   lstatSync,
@@ -13,7 +12,6 @@ import {
 } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { SkillgateError } from "../../runtime/errors.js";
 import {
   copyWorkspaceFile,
   mkdirWorkspace,
@@ -24,41 +22,15 @@ import {
   writeWorkspaceFile,
 } from "../../runtime/workspace/safe-write.js";
 import { tempDir } from "./helpers.js";
+import { refusalOf as failure, useHostileTree } from "./hostile-tree.js";
 
-let hostile: ReturnType<typeof tempDir>;
+const tree = useHostileTree();
 let ws: string;
 let host: string;
 const ALL = { allow: ["."] };
-
 beforeEach(() => {
-  hostile = tempDir("skillgate-safe-");
-  ws = join(hostile.dir, "ws");
-  host = join(hostile.dir, "host");
-  mkdirSync(join(ws, "dut", "sub"), { recursive: true });
-  mkdirSync(host);
-  writeFileSync(join(host, "secret.txt"), "HOST-SECRET\n");
-  writeFileSync(join(ws, "dut", "a.txt"), "one\ntwo\n");
-  writeFileSync(join(ws, "dut", "sub", "b.txt"), "b\n");
-  symlinkSync(join(host, "secret.txt"), join(ws, "dut", "out-link"));
-  symlinkSync(host, join(ws, "dut", "out-dir"));
-  symlinkSync("a.txt", join(ws, "dut", "in-link"));
-  execFileSync("mkfifo", [join(ws, "dut", "fifo")]);
-  symlinkSync("/dev/zero", join(ws, "dut", "zero"));
+  ({ ws, host } = tree);
 });
-afterEach(() => hostile.cleanup());
-
-async function failure(
-  promise: Promise<unknown>,
-): Promise<{ code: string; message: string; details: unknown }> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof SkillgateError)
-      return { code: error.code, message: error.message, details: error.details };
-    throw error;
-  }
-  throw new Error("expected a refusal");
-}
 
 describe("writes", () => {
   it("writes atomically, keeps an existing file's mode, leaves no temp file", async () => {
