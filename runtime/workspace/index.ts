@@ -5,7 +5,13 @@ export { sha256Bytes, sha256File } from "./hash.js";
 export type { GuideReport, InitManifest, InitOptions, InitProgress, InitReport } from "./init.js";
 export { initWorkspace } from "./init.js";
 export type { LockOptions } from "./lock.js";
-export { holdsWorkspaceLock, LOCK_WAIT_CHANNEL, outsideHeldLocks, withWorkspaceLock } from "./lock.js";
+export {
+  holdsWorkspaceLock,
+  LOCK_HELD_CHANNEL,
+  LOCK_WAIT_CHANNEL,
+  outsideHeldLocks,
+  withWorkspaceLock,
+} from "./lock.js";
 export type { CopyManifest, ManifestEntry } from "./manifest.js";
 export { readManifest } from "./manifest.js";
 export type { CopyPlan, PlannedFile } from "./plan.js";

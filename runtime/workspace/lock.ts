@@ -19,7 +19,10 @@ export interface LockOptions {
 const heldInContext = new AsyncLocalStorage<Set<string>>();
 /** Each acquisition's wait, `{ lockPath, waitedMs }`, for whoever subscribes (the concurrency bench); free otherwise. */
 export const LOCK_WAIT_CHANNEL = "skillgate:workspace-lock-wait";
+/** Each release: how long the lock was held, from taken to released (folder removed), `{ lockPath, heldMs }`. */
+export const LOCK_HELD_CHANNEL = "skillgate:workspace-lock-held";
 const lockWaits = channel(LOCK_WAIT_CHANNEL);
+const lockHolds = channel(LOCK_HELD_CHANNEL);
 const inProcessTail = new Map<string, Promise<unknown>>();
 
 const DEFAULT_TIMEOUT_MS = 30_000;
@@ -154,13 +157,15 @@ export async function withWorkspaceLock<T>(
     if (!(await waitForTurn(previous, deadline)))
       throw lockTimeout(lockPath, options.timeoutMs ?? DEFAULT_TIMEOUT_MS);
     const release = await acquire(lockPath, deadline, options);
-    if (lockWaits.hasSubscribers) lockWaits.publish({ lockPath, waitedMs: performance.now() - asked });
+    const taken = performance.now();
+    if (lockWaits.hasSubscribers) lockWaits.publish({ lockPath, waitedMs: taken - asked });
     try {
       const nextHeld = new Set(held ?? []);
       nextHeld.add(lockPath);
       return await heldInContext.run(nextHeld, () => Promise.resolve(fn()));
     } finally {
       await release().catch(() => undefined);
+      if (lockHolds.hasSubscribers) lockHolds.publish({ lockPath, heldMs: performance.now() - taken });
     }
   } finally {
     releaseQueue();

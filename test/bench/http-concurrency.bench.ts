@@ -164,17 +164,19 @@ async function round(key: string): Promise<void> {
   }
   const waits = JSON.parse(readFileSync(waitsFile, "utf8")) as {
     acquisitions: number[];
+    holds: number[];
     transactions: number[];
     batches: number[];
     slots: number[];
   };
   // The target figure is what each ledger transaction waited (a commit may serve many); acquisitions are shown too.
-  const { acquisitions, transactions, batches, slots } = waits;
+  const { acquisitions, holds, transactions, batches, slots } = waits;
   samples.add(`${key}.lockP99`, percentile(transactions, 99));
   samples.add(`${key}.lockMax`, Math.max(...transactions));
   samples.add(`${key}.lockCount`, transactions.length);
   samples.add(`${key}.acqP99`, percentile(acquisitions, 99));
   samples.add(`${key}.acqCount`, acquisitions.length);
+  samples.add(`${key}.holdP99`, percentile(holds, 99));
   samples.add(`${key}.batchMean`, batches.reduce((sum, n) => sum + n, 0) / Math.max(1, batches.length));
   samples.add(`${key}.slotP50`, percentile(slots, 50));
 }
@@ -273,7 +275,7 @@ function report(): void {
       `${variants[key]?.label}: p50 ${spread(`${key}.p50`, 0)}, p99 ${spread(`${key}.p99`, 0)}, wall ${spread(`${key}.wall`, 0)}, ` +
       `slot held p50 ${spread(`${key}.slotP50`)}, finish-order correlation ${spread(`${key}.order`, 2)}, ` +
       `CPU per call server ${spread(`${key}.cpuSelf`)} + runs ${spread(`${key}.cpuChildren`)}, ` +
-      `lock wait p99 ${spread(`${key}.lockP99`)} (worst ${spread(`${key}.lockMax`)}), acquisitions ${spread(`${key}.acqCount`, 0)}, transactions per commit ${spread(`${key}.batchMean`)}`,
+      `lock wait p99 ${spread(`${key}.lockP99`)} (worst ${spread(`${key}.lockMax`)}), acquisitions ${spread(`${key}.acqCount`, 0)} (wait p99 ${spread(`${key}.acqP99`)}, held p99 ${spread(`${key}.holdP99`)}), transactions ${spread(`${key}.lockCount`, 0)}, per commit ${spread(`${key}.batchMean`)}`,
   );
   printTable(
     `${CALLS} concurrent RunSkillScript calls over Streamable HTTP (built serve --http, SDK client)`,
