@@ -1,9 +1,9 @@
 // Starts a socket server for a workspace: plain (same user) or as its authority (separate OS user, guarded state folder).
 import { stat, unlink } from "node:fs/promises";
 import { userInfo } from "node:os";
-import { isAbsolute, join, relative, resolve } from "node:path";
+import { join, resolve } from "node:path";
 import { skillgateHome } from "../config/index.js";
-import { workspacePaths } from "../contracts/index.js";
+import { isInside, workspacePaths } from "../contracts/index.js";
 import { SkillgateError } from "../errors.js";
 import { evidenceLocations } from "../evidence/index.js";
 import type { HttpAuthOptions } from "../mcp/index.js";
@@ -90,8 +90,7 @@ export async function startSocketServer(options: SocketServeOptions): Promise<So
     }
     const secret = evidenceLocations(paths, resolve(skillgateHome(env)));
     for (const file of [secret.home, secret.masterKeyFile, secret.identityFile]) {
-      const rel = relative(paths.root, resolve(file));
-      if (rel === "" || (!rel.startsWith("..") && !isAbsolute(rel))) {
+      if (isInside(paths.root, resolve(file))) {
         throw new SkillgateError(
           "AUTHORITY_REFUSED",
           `the authority's secret ${file} (SKILLGATE_HOME ${secret.home}) is inside the workspace ${paths.root}; fix: point SKILLGATE_HOME at the authority user's own folder`,

@@ -3,8 +3,8 @@
 import { resolve } from "node:path";
 import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { z } from "zod";
+import { shownBelow } from "../contracts/index.js";
 import type { Session } from "../tools/index.js";
-import { workspaceRelative } from "../tools/index.js";
 import { resolveWorkspacePlaceholders } from "../workspace/index.js";
 import { invalidParams } from "./rpc-error.js";
 
@@ -27,8 +27,7 @@ export async function stagePromptText(session: Session): Promise<string> {
   if (stage.config.output_files.length > 0) {
     const shown = stage.config.output_files.map((file) => {
       const absolute = resolve(session.paths.root, resolveWorkspacePlaceholders(file, session.runtime));
-      const rel = workspaceRelative(session, absolute);
-      return rel.startsWith("..") ? absolute : rel;
+      return shownBelow(session.paths.root, absolute);
     });
     lines.push(`Output files (workspace-relative): ${shown.join(", ")}`);
   }

@@ -1,9 +1,10 @@
 // Reading one skill folder for the tree walker: SKILL.md (bounded, symlink-checked), scripts/, ids and diagnostics.
 import fs, { type Dirent } from "node:fs";
 import path from "node:path";
+import { isInside } from "../contracts/index.js";
 import { PYTHON_HOOK_NOT_RUN, pythonHookDiagnostic } from "./python-hook.js";
 import { compareCodePoints } from "./text.js";
-import { errorCode, isInside, notRegular, readSkillFile } from "./tree-read.js";
+import { errorCode, notRegular, readSkillFile } from "./tree-read.js";
 import type { ScanRecorder } from "./tree-record.js";
 import type { Diagnostic, SkillRecord, ValidationMode } from "./types.js";
 import { parseSkillFile } from "./validate.js";

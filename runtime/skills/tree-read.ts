@@ -1,6 +1,6 @@
 // Reads one SKILL.md for the tree walker: bounded at 10 MiB, a symlinked one kept inside the root, one shared buffer.
 import fs from "node:fs";
-import path from "node:path";
+import { isInside } from "../contracts/index.js";
 import type { Diagnostic } from "./types.js";
 import { MAX_SKILL_FILE_BYTES } from "./validate.js";
 
@@ -92,18 +92,6 @@ export function notRegular(file: string): Diagnostic {
     message: `cannot read SKILL.md: ${file} is not a regular file; replace it with a regular UTF-8 text file`,
     severity: "error",
   };
-}
-
-export function isInside(parent: string, child: string): boolean {
-  if (child === parent) return true;
-  const relative = path.relative(parent, child);
-  // "..b" is a name inside; only ".." itself or a "../" prefix leaves.
-  return (
-    relative !== "" &&
-    relative !== ".." &&
-    !relative.startsWith(`..${path.sep}`) &&
-    !path.isAbsolute(relative)
-  );
 }
 
 export function errorCode(error: unknown): string {

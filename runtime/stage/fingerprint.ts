@@ -1,7 +1,8 @@
 // Fingerprints a stage's output files through the safe-file module so a Check only counts for the files it saw.
 import { createHash } from "node:crypto";
-import { isAbsolute, relative, resolve, sep } from "node:path";
+import { isAbsolute, resolve } from "node:path";
 import type { RuntimeConfig } from "../config/index.js";
+import { shownBelow } from "../contracts/index.js";
 import { isSkillgateError } from "../errors.js";
 import {
   type EntryKind,
@@ -151,6 +152,5 @@ export function changedOutputs(before: Record<string, string>, after: Record<str
 }
 
 function show(absolute: string, workspace: string): string {
-  const rel = relative(workspace, absolute);
-  return rel.length > 0 && !rel.startsWith("..") && !isAbsolute(rel) ? rel.split(sep).join("/") : absolute;
+  return shownBelow(workspace, absolute);
 }

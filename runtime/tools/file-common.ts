@@ -1,8 +1,8 @@
 // Shared parts of the UCAgent file tools: the write policy from config, refusal wording, text snapshots, diffs, a path lock.
 import { createHash } from "node:crypto";
-import { posix, relative, resolve, sep } from "node:path";
+import { posix, resolve } from "node:path";
 import { createTwoFilesPatch } from "diff";
-import type { ToolResult } from "../contracts/index.js";
+import { insideRelative, type ToolResult } from "../contracts/index.js";
 import { SkillgateError } from "../errors.js";
 import {
   readWorkspaceText,
@@ -32,9 +32,7 @@ export interface FilePolicy {
 
 function toWorkspaceDir(session: Session, entry: string): string | null {
   const absolute = resolve(session.paths.root, resolveWorkspacePlaceholders(entry, session.runtime));
-  const rel = relative(session.paths.root, absolute);
-  if (rel === ".." || rel.startsWith(`..${sep}`) || resolve(rel) === rel) return null;
-  return rel.split(sep).join("/");
+  return insideRelative(session.paths.root, absolute);
 }
 
 /** write_dirs / un_write_dirs of the config resolved to workspace-relative folders; `.ucagent` is always denied. */
@@ -58,9 +56,7 @@ export function filePolicy(session: Session): FilePolicy {
 
 /** Workspace-relative, "/"-separated, normalised form of a path an agent gave (lexical only). */
 export function lexicalRel(session: Session, path: string): string | null {
-  const rel = relative(session.paths.root, resolve(session.paths.root, path));
-  if (rel === ".." || rel.startsWith(`..${sep}`) || resolve(rel) === rel) return null;
-  return rel.split(sep).join("/");
+  return insideRelative(session.paths.root, resolve(session.paths.root, path));
 }
 
 function listDirs(dirs: string[]): string {

@@ -2,6 +2,7 @@
 import { constants, existsSync, type Stats } from "node:fs";
 import { type FileHandle, lstat, open, readlink, realpath } from "node:fs/promises";
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
+import { isInside } from "../contracts/index.js";
 import { SkillgateError } from "../errors.js";
 
 /**
@@ -40,11 +41,6 @@ export async function realRootOf(root: string): Promise<string> {
   });
   realRoots.set(root, real);
   return real;
-}
-
-export function isInside(root: string, candidate: string): boolean {
-  const rel = relative(root, candidate);
-  return rel === "" || (!rel.startsWith(`..${sep}`) && rel !== ".." && !isAbsolute(rel));
 }
 
 /** Workspace-relative "/"-separated form of a real path ("" is the root itself). */

@@ -1,7 +1,7 @@
 // Run-time check that a copied file still has the content recorded by init (cheap for unchanged files).
 import { realpath, stat } from "node:fs/promises";
-import { isAbsolute, relative, resolve, sep } from "node:path";
-import type { WorkspacePaths } from "../contracts/index.js";
+import { resolve } from "node:path";
+import { insideRelative, type WorkspacePaths } from "../contracts/index.js";
 import { sha256File } from "./hash.js";
 import { type CopyManifest, readManifest } from "./manifest.js";
 
@@ -46,9 +46,8 @@ async function cachedManifest(paths: VerifyPaths): Promise<CopyManifest | null> 
 }
 
 function insideRel(root: string, file: string): string | null {
-  const rel = relative(root, file);
-  if (rel === "" || rel.startsWith(`..${sep}`) || rel === ".." || isAbsolute(rel)) return null;
-  return rel.split(sep).join("/");
+  const rel = insideRelative(root, file);
+  return rel === "" ? null : rel;
 }
 
 /**

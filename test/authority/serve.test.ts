@@ -90,6 +90,12 @@ describe("startSocketServer", () => {
         `workspace ${join(dir, "none")} does not exist; fix: create it as the agent's user (it owns the workspace; the authority only owns .ucagent/skillgate/)`,
     ],
     [
+      "a secret in a workspace folder whose name starts with two dots",
+      (dir: string) => ({ workspace: dir, env: { SKILLGATE_HOME: join(dir, "..secret") } }),
+      (dir: string) =>
+        `the authority's secret ${join(dir, "..secret")} (SKILLGATE_HOME ${join(dir, "..secret")}) is inside the workspace ${dir}; fix: point SKILLGATE_HOME at the authority user's own folder`,
+    ],
+    [
       "a secret kept inside the workspace",
       (dir: string) => ({ workspace: dir, env: { SKILLGATE_HOME: join(dir, ".secret") } }),
       (dir: string) =>

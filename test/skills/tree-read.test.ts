@@ -3,7 +3,8 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { errorCode, isInside, readSkillFile, symlinkEscape } from "../../runtime/skills/tree-read.js";
+import { isInside } from "../../runtime/contracts/index.js";
+import { errorCode, readSkillFile, symlinkEscape } from "../../runtime/skills/tree-read.js";
 import { MAX_SKILL_FILE_BYTES } from "../../runtime/skills/validate.js";
 import { type TempRoot, tempRoot } from "../support/workspace.js";
 

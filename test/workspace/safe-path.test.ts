@@ -3,13 +3,13 @@
 import { execFileSync } from "node:child_process";
 import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { isInside } from "../../runtime/contracts/index.js";
 import { SkillgateError } from "../../runtime/errors.js";
 import {
   at,
   checkName,
   closeAll,
   ioError,
-  isInside,
   kindOf,
   openVerified,
   realRootOf,

@@ -2,6 +2,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { type Command, Option } from "commander";
+import { shownBelow } from "../../contracts/index.js";
 import { SkillgateError } from "../../errors.js";
 import { type Diagnostic, scanSkillRoot, type ValidationMode, validateSkillDir } from "../../skills/index.js";
 import { type CliIO, EXIT_FAILED, EXIT_USAGE } from "../io.js";
@@ -76,8 +77,7 @@ export function validatePaths(paths: string[], mode: ValidationMode): ValidateRe
 }
 
 function shown(file: string): string {
-  const relative = path.relative(process.cwd(), file);
-  return relative && !relative.startsWith("..") && !path.isAbsolute(relative) ? relative : file;
+  return shownBelow(process.cwd(), file);
 }
 
 export function register(program: Command, io: CliIO): void {

@@ -1,5 +1,6 @@
 // Path helpers shared by checkers: resolve against the workspace, show paths workspace-relative, read through the safe reader.
-import { isAbsolute, relative, resolve } from "node:path";
+import { isAbsolute, resolve } from "node:path";
+import { shownBelow } from "../../contracts/index.js";
 import { SkillgateError } from "../../errors.js";
 import { readWorkspaceText } from "../../workspace/index.js";
 import type { CheckerContext } from "./types.js";
@@ -12,8 +13,7 @@ export function resolveArgPath(path: string, ctx: CheckerContext): string {
 }
 
 export function displayPath(absolute: string, ctx: CheckerContext): string {
-  const rel = relative(ctx.workspace, absolute);
-  return rel.length > 0 && !rel.startsWith("..") && !isAbsolute(rel) ? rel : absolute;
+  return shownBelow(ctx.workspace, absolute);
 }
 
 /** Why a checker could not use a file, in words the agent can act on. */

@@ -1,7 +1,9 @@
 // `skillgate validate` run as a real process on the fixture skills: exact problem lines, modes, exit codes 0/1/2.
+import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { execa } from "execa";
 import { describe, expect, it } from "vitest";
+import { tempRoot } from "../../support/workspace.js";
 
 const repo = path.resolve(import.meta.dirname, "../../..");
 const tsx = path.join(repo, "node_modules/.bin/tsx");
@@ -48,6 +50,26 @@ describe("skillgate validate", () => {
       ["docs/writer", true],
       ["review/static-check", true],
     ]);
+  });
+
+  it("shows a skill under a folder named '..b' relative to the current folder, as any other", async () => {
+    const temp = tempRoot("skillgate-validate-dotdot-");
+    try {
+      mkdirSync(temp.path("..b", "bad"), { recursive: true });
+      writeFileSync(temp.path("..b", "bad", "SKILL.md"), "# No frontmatter\n");
+      const run = await execa(tsx, [path.join(repo, "runtime/cli/main.ts"), "validate", "..b"], {
+        cwd: temp.dir,
+        reject: false,
+        env: { NO_COLOR: "1" },
+      });
+      expect(run.exitCode).toBe(1);
+      expect(run.stdout.split("\n")).toEqual([
+        '..b/bad/SKILL.md: no YAML frontmatter: the first line is "# No frontmatter", expected exactly "---"; start SKILL.md with "---", then name: and description:, then a closing "---" line',
+        "1 skill(s) checked in ucagent mode: 0 valid, 1 invalid",
+      ]);
+    } finally {
+      temp.cleanup();
+    }
   });
 
   it("exits 0 on a valid root and 2 on a missing path", async () => {
