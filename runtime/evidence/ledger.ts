@@ -63,6 +63,8 @@ export interface LedgerDeps {
   checkpointEvery?: number;
   /** Runs the background flush after a deferred commit (default: on the next turn of the event loop). */
   scheduleFlush?: (flush: () => void) => void;
+  /** "inline": `durable: false` is synced before it answers too, nothing left to flush (a process that exits after one call). */
+  durability?: "deferred" | "inline";
 }
 
 export interface TransactOptions {
@@ -156,7 +158,7 @@ export class EvidenceLedger {
     await mkdir(this.paths.skillgateDir, { recursive: true }).catch((error) => {
       throw ioError(error, "create the state folder", this.paths.skillgateDir);
     });
-    return this.queue.submit(body, options.durable !== false);
+    return this.queue.submit(body, options.durable !== false || this.deps.durability === "inline");
   }
 
   /** Makes every record this process appended durable (and moves the head mark); free when nothing is pending. */

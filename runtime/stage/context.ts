@@ -55,6 +55,8 @@ export interface StageEngineOptions {
   useSkillFromFlag?: boolean;
   /** Key holder of the ledger (default: derived from the master key in `home`). */
   keys?: LedgerKeys;
+  /** "inline": run receipts are committed durably in their own transaction, never flushed later (one-shot calls). */
+  ledgerDurability?: "deferred" | "inline";
 }
 
 export interface CurrentStage {
@@ -73,7 +75,12 @@ export class StageContext {
   private readonly instances = new Map<number, StageInstance>();
 
   constructor(readonly o: StageEngineOptions) {
-    this.ledger = new EvidenceLedger(o.paths, { home: o.home, now: o.now, keys: o.keys });
+    this.ledger = new EvidenceLedger(o.paths, {
+      home: o.home,
+      now: o.now,
+      keys: o.keys,
+      ...(o.ledgerDurability ? { durability: o.ledgerDurability } : {}),
+    });
     this.stages = o.config.stage;
     this.diagnostics = validateWorkflow(o.config, o.skillsEnabled ? o.catalog() : null, o.skillsEnabled, {
       rootLabel: relative(o.paths.root, o.paths.skillsDir).split(sep).join("/"),

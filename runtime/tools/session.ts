@@ -58,6 +58,11 @@ export interface OpenSessionOptions {
    * UCAgent copies at every start); `serve` sets it. `call` does not: its tools answer with the fix instead.
    */
   restoreSkills?: boolean;
+  /**
+   * How run receipts reach the disk: "deferred" (default) answers before their fsync and flushes them in the
+   * background; "inline" syncs them in the call's own commit, for a process that exits after one call (`call`).
+   */
+  durability?: "deferred" | "inline";
 }
 
 export interface OpenedSession extends Session {
@@ -112,6 +117,7 @@ export async function openSession(options: OpenSessionOptions): Promise<OpenedSe
     resetCheckOnStart: options.resetCheckOnStart ?? false,
     initialised: needsInit || options.recordInit === true,
     useSkillFromFlag: flags.useSkill !== undefined,
+    ...(options.durability ? { ledgerDurability: options.durability } : {}),
   });
   return {
     paths,

@@ -58,6 +58,8 @@ export function register(program: Command, io: CliIO): void {
         const session = await openSession({
           ...options,
           catalog: "static",
+          // One call, then exit: a deferred receipt would only be flushed in a second commit before the exit.
+          durability: "inline",
           onProgress: initProgressPrinter((text) => io.err(io.colour("dim", text))),
         });
         result = await callTool(session, tool, args);

@@ -1,5 +1,5 @@
 // `skillgate call` / `status` as separate processes: a forced stage driven from a shell, state persisted between calls.
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MAIN, TSX } from "../../mcp/helpers.js";
@@ -131,5 +131,46 @@ describe("skillgate call across processes", () => {
     );
     const serveHelp = await skillgate(["serve", "--help"]);
     expect(serveHelp.stdout).toContain("--http <host:port>");
+  });
+});
+
+describe("skillgate call commits a run receipt durably in one commit", () => {
+  it("RunSkillScript: one ledger commit and one lock cycle, no background flush after it; the head mark names the last record at exit", async () => {
+    const probe = join(fixture.dir, "ledger-commits.txt");
+    const ledger = join(fixture.ws, ".ucagent", "skillgate", "ledger.jsonl");
+    const records = () => readFileSync(ledger, "utf8").split("\n").filter(Boolean);
+    // Initialised, with a ledger, whatever ran before in this file.
+    expect((await skillgate(["call", "ListSkill", ...ws()])).code).toBe(0);
+    const before = records().length;
+    const call = JSON.stringify({ commands: [[GATE_SKILL, "make_report.py", "--title Durable"]] });
+    const outcome = await runProcess(
+      process.execPath,
+      [
+        "--require",
+        join(REPO_ROOT, "test", "cli", "ledger-commit-probe.cjs"),
+        "--import",
+        "tsx",
+        MAIN,
+        "call",
+        "RunSkillScript",
+        call,
+        ...ws(),
+      ],
+      { cwd: REPO_ROOT, env: { ...fixture.env, LEDGER_COMMIT_PROBE: probe } },
+    );
+    expect(outcome.code, outcome.stderr).toBe(0);
+    // A deferred receipt would be answered first and flushed by a second commit before the exit.
+    expect(JSON.parse(readFileSync(probe, "utf8"))).toEqual({ commits: 1, locks: 1 });
+    const appended = records()
+      .slice(before)
+      .map((line) => JSON.parse(line) as { seq: number; kind: string });
+    expect(appended.map((record) => record.kind)[0]).toBe("run");
+    const last = appended.at(-1) as { seq: number };
+    const heads = readdirSync(join(fixture.home, "workspaces")).filter((name) => name.endsWith(".head.json"));
+    expect(heads).toHaveLength(1);
+    const mark = JSON.parse(readFileSync(join(fixture.home, "workspaces", heads[0] as string), "utf8")) as {
+      seq: number;
+    };
+    expect(mark.seq).toBe(last.seq);
   });
 });
