@@ -1,6 +1,6 @@
 // The per-run budget of the writable area (new entries, grown bytes): a baseline walk, a statfs trigger while the run lives, a confirming walk.
-import { lstat, statfs } from "node:fs/promises";
 import type { WorkspaceExcess } from "../outcome.js";
+import { sharedUsage } from "../sampler-usage.js";
 
 import type { WorkspaceBudget } from "../types.js";
 import { areaSkip, DEFAULT_MAX_ENTRIES, scanWritableArea, type WritableScan } from "../writable-area.js";
@@ -10,38 +10,12 @@ export const DEFAULT_WORKSPACE_BUDGET: WorkspaceBudget = { files: 10_000, bytes:
 
 /** statfs every 100 ms costs one syscall per file system; a flood of ~50k files/s is caught within ~5k files. */
 const TRIGGER_INTERVAL_MS = 100;
+/** A statfs reading another run started this recently serves this run's check too (exec/sampler-usage.ts). */
+const SHARE_WINDOW_MS = TRIGGER_INTERVAL_MS / 2;
 /** A walk regardless of statfs, this often (statfs misses growth that deletions elsewhere offset). */
 const WALK_INTERVAL_MS = 1_000;
 /** Where statfs counts no inodes (btrfs, zfs report 0), the walk itself is the check, at most this often. */
 const BLIND_WALK_INTERVAL_MS = 500;
-
-interface FsUsage {
-  inodes: number;
-  bytes: number;
-  /** statfs counts inodes on every file system involved. */
-  inodesCounted: boolean;
-}
-
-/** Used inodes and bytes of the file systems holding `roots` (each file system once). */
-async function fsUsage(roots: readonly string[]): Promise<FsUsage> {
-  const devices = new Map<number, string>();
-  for (const root of roots) {
-    const info = await lstat(root).catch(() => null);
-    if (info && !devices.has(info.dev)) devices.set(info.dev, root);
-  }
-  const usage: FsUsage = { inodes: 0, bytes: 0, inodesCounted: true };
-  for (const root of devices.values()) {
-    const fs = await statfs(root).catch(() => null);
-    if (fs === null) {
-      usage.inodesCounted = false;
-      continue;
-    }
-    if (fs.files === 0) usage.inodesCounted = false;
-    usage.inodes += fs.files - fs.ffree;
-    usage.bytes += (fs.blocks - fs.bfree) * fs.bsize;
-  }
-  return usage;
-}
 
 export interface Measured {
   excess: WorkspaceExcess | null;
@@ -90,9 +64,12 @@ export async function budgetWatch(
   // Without the set-up's walk (no bwrap) the baseline walk overlaps the run's start instead of delaying it:
   // what a script creates before that walk reaches it counts as already there (lenient by that much only).
   const own = input.known ?? scanWritableArea(input.writablePaths, { skip });
+  const usage = sharedUsage;
+  // The roots' file systems are looked up once; their statfs readings are shared with the other live runs.
+  const devices = await usage.devices(roots);
   const [rest, first] = await Promise.all([
     extra.length > 0 ? scanWritableArea(extra, { skip }) : null,
-    fsUsage(roots),
+    usage.usage(devices, usage.now() - SHARE_WINDOW_MS),
   ]);
   const baseline = Promise.resolve(own).then((scan) =>
     scan.truncated || rest?.truncated
@@ -103,6 +80,8 @@ export async function budgetWatch(
   if (input.known && (await baseline) === null) return { watch: null, warnings: [unenforced] };
   const now = input.now ?? Date.now;
   let mark = first;
+  /** When the last reading this run used began: each check gets a newer one (its own writes since are in it). */
+  let seen = first.started;
   let allowFiles = budget.files;
   let allowBytes = budget.bytes;
   let lastWalk = now();
@@ -125,20 +104,22 @@ export async function budgetWatch(
           : null;
     return { excess, scan, warnings: [] };
   };
-  const check = async (): Promise<Measured> => {
-    const usage = await fsUsage(roots);
-    const quiet = usage.inodes - mark.inodes <= allowFiles && usage.bytes - mark.bytes <= allowBytes;
+  /** `fresh`: only a reading started now or later (after the run: never one taken before its last writes). */
+  const check = async (fresh: boolean): Promise<Measured> => {
+    const used = await usage.usage(devices, fresh ? usage.now() : usage.now() - SHARE_WINDOW_MS, seen);
+    seen = used.started;
+    const quiet = used.inodes - mark.inodes <= allowFiles && used.bytes - mark.bytes <= allowBytes;
     // Deletions elsewhere on the file system can hide growth from statfs: a walk now and then all the same.
-    const due = now() - lastWalk >= (usage.inodesCounted ? WALK_INTERVAL_MS : BLIND_WALK_INTERVAL_MS);
+    const due = now() - lastWalk >= (used.inodesCounted ? WALK_INTERVAL_MS : BLIND_WALK_INTERVAL_MS);
     if (quiet && !due) return { excess: null, scan: null, warnings: [] };
     const measured = await measure();
-    mark = usage;
+    mark = used;
     return measured;
   };
   return {
     watch: {
-      check: async () => (await check()).excess,
-      final: (exact) => (exact ? measure() : check()),
+      check: async () => (await check(false)).excess,
+      final: (exact) => (exact ? measure() : check(true)),
       intervalMs: TRIGGER_INTERVAL_MS,
     },
     warnings: [],
