@@ -15,8 +15,12 @@ export interface CatalogOptions extends ScanOptions {
 }
 
 export interface Catalog {
-  /** The current catalog; re-reads what changed since the last call (synchronously, never stale). */
-  snapshot(): CatalogSnapshot;
+  /**
+   * The current catalog; re-reads what changed since the last call (synchronously, never stale). With `since`
+   * (a `fenceMark()` taken when a tool call arrived) it holds every change made before that mark, and calls
+   * that arrived together share one check of the watcher (skills/watch-worker.ts).
+   */
+  snapshot(since?: number): CatalogSnapshot;
   get(id: string): SkillRecord | undefined;
   /** The strategy in effect now: "watch", or "rescan" when asked for or after the watcher broke. */
   activeStrategy(): "watch" | "rescan";
@@ -91,7 +95,7 @@ export function createCatalog(root: string, options: CatalogOptions = {}): Catal
   startWatching();
   publish(true);
 
-  const snapshot = (): CatalogSnapshot => {
+  const snapshot = (since?: number): CatalogSnapshot => {
     if (!watcher) {
       const wasMissing = tree.rootMissing !== null;
       if (wasMissing && !fs.existsSync(root)) return current;
@@ -99,7 +103,7 @@ export function createCatalog(root: string, options: CatalogOptions = {}): Catal
       if (wasMissing) startWatching();
       return current;
     }
-    const changes = watcher.changes();
+    const changes = watcher.changes(since);
     if (changes === null || changes.replaced.has(tree.root)) {
       dropWatcher();
       rescan();

@@ -29,3 +29,4 @@ export {
   type ParseResult,
   parseSkillFile,
 } from "./validate.js";
+export { fenceMark } from "./watch-worker.js";

@@ -118,15 +118,29 @@ function processAlive(pid: number): boolean {
 const FENCE_SLOT = 0;
 const ACK_SLOT = 1;
 
+/** Fences begun by every watcher of this process: a fence begun after fenceMark() returned has a higher number. */
+let fencesBegun = 0;
+
+/**
+ * The fence count now. A caller that takes it when its work arrives (a tool call) can later ask
+ * `changes(mark)`: when any fence begun after the mark has completed, every change made before the mark was
+ * already handed out, so no new fence is needed. Many calls that arrived together share one fence.
+ */
+export function fenceMark(): number {
+  return fencesBegun;
+}
+
 export interface FolderWatcher {
   /** Starts watching (idempotent) and waits until the watches are in place. False when the watcher broke. */
   watch(dirs: string[], unwatch?: string[]): boolean;
   /**
    * Folders with a change since the last call (`changed`), and folders whose watch died because the
    * folder was deleted, moved or replaced (`replaced`: re-walk them whole and watch them again).
-   * Null when the watcher cannot vouch for anything (use a full rescan).
+   * Null when the watcher cannot vouch for anything (use a full rescan). With `since` (a fenceMark()), the
+   * answer covers every change completed before that mark was taken, not necessarily later ones: the fence
+   * round trip is skipped when a fence begun after the mark already completed.
    */
-  changes(): { changed: Set<string>; replaced: Set<string> } | null;
+  changes(since?: number): { changed: Set<string>; replaced: Set<string> } | null;
   close(): void;
 }
 
@@ -164,6 +178,8 @@ export function startFolderWatcher(timeoutMs = 2000): FolderWatcher | null {
     broken = true;
   });
   let fence = 0;
+  /** The process-wide number (fencesBegun) of this watcher's last completed fence. */
+  let lastFence = 0;
   let ack = 0;
   const pending = new Set<string>();
   const replaced = new Set<string>();
@@ -198,19 +214,25 @@ export function startFolderWatcher(timeoutMs = 2000): FolderWatcher | null {
       if (!waitFor(ACK_SLOT, ack)) broken = true;
       return !broken;
     },
-    changes() {
+    changes(since) {
       if (broken || closed) return null;
-      fence += 1;
-      try {
-        fs.writeFileSync(fenceFile, String(fence));
-      } catch {
-        broken = true;
-        return null;
+      if (since === undefined || lastFence <= since) {
+        fencesBegun += 1;
+        const number = fencesBegun;
+        fence += 1;
+        try {
+          fs.writeFileSync(fenceFile, String(fence));
+        } catch {
+          broken = true;
+          return null;
+        }
+        if (!waitFor(FENCE_SLOT, fence)) {
+          broken = true;
+          return null;
+        }
+        lastFence = number;
       }
-      if (!waitFor(FENCE_SLOT, fence)) {
-        broken = true;
-        return null;
-      }
+      // Without a fence this hands out what the thread posted so far: not needed for the guarantee, but fresher.
       drain();
       if (broken) return null;
       const result = { changed: new Set(pending), replaced: new Set(replaced) };

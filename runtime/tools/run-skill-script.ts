@@ -63,9 +63,11 @@ export async function runSkillScript(
   input: RunSkillScriptInput,
   session: Session,
   deps: RunSkillScriptDeps = defaultDeps,
+  /** `session.catalogMark()` when the call arrived (before the queue): the catalog holds every change made before. */
+  arrived?: number,
 ): Promise<ToolResult> {
   if (!session.skillsEnabled) return skillsDisabledResult("RunSkillScript");
-  const snapshot = session.catalog();
+  const snapshot = session.catalog(arrived);
   if (!snapshot) return skillRootMissingResult(session);
   const parsed = parseCommandList(input.commands);
   if (!parsed.ok) return parsed.result;
@@ -176,8 +178,12 @@ export const runSkillScriptTool: ToolDefinition<typeof runSkillScriptInput> = {
   skillTool: true,
   // One queue per session, so a server's clients together run at most max_parallel_runs calls at once. The next
   // prepared sandbox is made once the call (receipt, result) is done, not while it still runs.
-  handler: (input, session) =>
-    runQueueFor(session, session.config.exec.max_parallel_runs).run(() =>
-      preparingAfter(() => runSkillScript(input, session)),
-    ),
+  // The catalog mark is taken on arrival: calls queued together then share one check of the folder watcher, and each
+  // still sees every skill change made before it arrived.
+  handler: (input, session) => {
+    const arrived = session.catalogMark?.();
+    return runQueueFor(session, session.config.exec.max_parallel_runs).run(() =>
+      preparingAfter(() => runSkillScript(input, session, defaultDeps, arrived)),
+    );
+  },
 };

@@ -7,7 +7,7 @@ import type { SkillgateConfig } from "../config/index.js";
 import { loadConfig, skillFlagsFromArgv, skillgateHome } from "../config/index.js";
 import { BUILD_ID, workspacePaths } from "../contracts/index.js";
 import type { CatalogIndexStore, CatalogSnapshot } from "../skills/index.js";
-import { createCatalog, scanSkillRoot, scanSkillRootIndexed } from "../skills/index.js";
+import { createCatalog, fenceMark, scanSkillRoot, scanSkillRootIndexed } from "../skills/index.js";
 import { createStageEngine, validateWorkflow } from "../stage/index.js";
 import {
   configMemoIn,
@@ -125,6 +125,7 @@ export async function openSession(options: OpenSessionOptions): Promise<OpenedSe
     runtime,
     skillsEnabled,
     catalog,
+    ...(options.catalog === "static" ? {} : { catalogMark: fenceMark }),
     engine,
     ...(options.fileTools === undefined ? {} : { fileTools: options.fileTools }),
     configSources: sources,
@@ -141,16 +142,16 @@ function skillCopyDamaged(skillsDir: string, config: SkillgateConfig): boolean {
 }
 
 /** A catalog getter that notices the skill folder disappearing or coming back. */
-function liveCatalog(skillsDir: string, skillsEnabled: boolean): () => CatalogSnapshot | null {
+function liveCatalog(skillsDir: string, skillsEnabled: boolean): (since?: number) => CatalogSnapshot | null {
   let catalog: ReturnType<typeof createCatalog> | null = null;
-  return () => {
+  return (since) => {
     if (!skillsEnabled) return null;
     if (!existsSync(skillsDir)) {
       catalog = null;
       return null;
     }
     catalog ??= createCatalog(skillsDir);
-    return catalog.snapshot();
+    return catalog.snapshot(since);
   };
 }
 

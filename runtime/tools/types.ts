@@ -12,8 +12,14 @@ export interface Session {
   skillsEnabled: boolean;
   /** File tools offered (EditTextFile, ...): false with `serve --no-file-tools`; unset = config `file_tools`. */
   fileTools?: boolean;
-  /** Current catalog of the workspace copy; null when the skill folder is missing. Refreshes on change. */
-  catalog(): CatalogSnapshot | null;
+  /**
+   * Current catalog of the workspace copy; null when the skill folder is missing. Refreshes on change. With
+   * `since` (`catalogMark()` taken when the call arrived) it holds every change made before the call, and calls
+   * that arrived together share one check of the folder watcher.
+   */
+  catalog(since?: number): CatalogSnapshot | null;
+  /** A mark for `catalog(since)`; absent where every snapshot is checked anyway (one-shot processes). */
+  catalogMark?(): number;
   engine: StageEngine;
 }
 

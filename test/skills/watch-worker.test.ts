@@ -3,7 +3,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { type FolderWatcher, startFolderWatcher } from "../../runtime/skills/watch-worker.js";
+import { type FolderWatcher, fenceMark, startFolderWatcher } from "../../runtime/skills/watch-worker.js";
 import { type TempRoot, tempRoot } from "../support/workspace.js";
 
 let temp: TempRoot;
@@ -39,6 +39,30 @@ describe("startFolderWatcher", () => {
       expect(seen?.changed).toEqual(new Set([target]));
     }
     expect(folders.changes()).toEqual({ changed: new Set(), replaced: new Set() });
+  });
+
+  it("changes(mark) needs a fence begun after the mark: a write before the mark is always seen, then the fence is shared", () => {
+    temp = tempRoot("skillgate-watch-", { realpath: true });
+    const a = temp.path("a");
+    fs.mkdirSync(a);
+    const folders = started();
+    expect(folders.watch([a])).toBe(true);
+    expect(folders.changes()).toEqual({ changed: new Set(), replaced: new Set() });
+    for (let round = 0; round < 30; round++) {
+      fs.writeFileSync(path.join(a, `f${round}`), String(round));
+      const mark = fenceMark();
+      // No fence was begun after the mark: this one makes its own and sees the write.
+      expect(folders.changes(mark)?.changed).toEqual(new Set([a]));
+      expect(fenceMark()).toBe(mark + 1);
+      // A second caller that arrived at the same mark shares that fence: no round trip, nothing new.
+      expect(folders.changes(mark)).toEqual({ changed: new Set(), replaced: new Set() });
+      expect(fenceMark()).toBe(mark + 1);
+    }
+    // Without a mark every call fences, as before.
+    const mark = fenceMark();
+    folders.changes();
+    folders.changes();
+    expect(fenceMark()).toBe(mark + 2);
   });
 
   it("reports a watched folder that was deleted and recreated as replaced (its old watch is dead)", () => {

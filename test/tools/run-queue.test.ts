@@ -1,8 +1,9 @@
 // RunSkillScript through callTool with real parallel calls: exec.max_parallel_runs bounds the runs alive at once.
-import { mkdirSync, readdirSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { stringify } from "yaml";
+import { fenceMark } from "../../runtime/skills/index.js";
 import { callTool } from "../../runtime/tools/registry.js";
 import { removeTree, tempRoot } from "../support/workspace.js";
 import { type Fixture, fixtureConfig, makeFixture } from "./helpers.js";
@@ -48,6 +49,7 @@ async function sessionWith(maxParallelRuns: number) {
     "---\nname: slots\ndescription: Counts the runs alive at once.\n---\n\n# slots\n\nRun slot.py.\n",
   );
   writeFileSync(join(skill, "scripts", "slot.py"), SLOT_PY);
+  writeFileSync(join(skill, "scripts", "gone.py"), 'print("still here")\n');
   fixture = makeFixture({ packPath: pack, stageSkills: [SKILL] });
   const config = fixtureConfig({ packPath: pack, stageSkills: [SKILL] });
   const exec = config.exec as Record<string, unknown>;
@@ -74,5 +76,30 @@ describe("exec.max_parallel_runs", () => {
     expect(readdirSync(join(session.runtime.OUT, "slots"))).toEqual([]);
     const ledger = await session.engine.ledgerHealth?.();
     expect(ledger).toMatchObject({ health: "ok", runs: 6 });
+  });
+
+  it("a call sees a skill change made before it arrived, while calls queued together share the watcher's fences", async () => {
+    const session = await sessionWith(1);
+    const warm = await callTool(session, "RunSkillScript", { commands: [[SKILL, "gone.py", ""]] });
+    expect(warm.isError, warm.text).toBe(false);
+    const before = fenceMark();
+    // One slot: the first call runs (its own fence); the next two wait, having arrived together.
+    const queued = Array.from({ length: 3 }, () =>
+      callTool(session, "RunSkillScript", { commands: [[SKILL, "slot.py", "1"]] }),
+    );
+    // The change lands while the first call runs and before the next call arrives.
+    const scripts = join(session.paths.skillsDir, ...SKILL.split("/"), "scripts");
+    chmodSync(scripts, 0o755);
+    rmSync(join(scripts, "gone.py"));
+    const late = callTool(session, "RunSkillScript", { commands: [[SKILL, "gone.py", ""]] });
+    for (const result of await Promise.all(queued)) expect(result.isError, result.text).toBe(false);
+    const refused = await late;
+    expect(refused.isError).toBe(true);
+    expect(refused.text).toContain(
+      `Command 1 invalid: script 'gone.py' is not a script of skill '${SKILL}'; its scripts are: slot.py.`,
+    );
+    // Fences: the first call's, and one for the two that arrived with it, begun after the change, so the late
+    // call (queued behind them) needed none of its own and still saw the script gone.
+    expect(fenceMark() - before).toBe(2);
   });
 });
