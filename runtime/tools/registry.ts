@@ -111,8 +111,8 @@ export async function callTool(session: Session, name: string, args: unknown): P
 /**
  * Error messages are written for operators and logs (absolute paths, shared with the CLI); the agent works in
  * workspace-relative paths and the host folder of the workspace is not its business, so an error's text shows
- * `<ws>/a/b` as `a/b` and the workspace itself as `.` (a tool's own success text, e.g. GetFileInfo's UCAgent
- * "Absolute path" line, is left as the tool wrote it).
+ * `<ws>/a/b` as `a/b` and the workspace itself as `.`, or `'.'` where it ends a sentence (a tool's own success text,
+ * e.g. GetFileInfo's UCAgent "Absolute path" line, is left as the tool wrote it).
  */
 function withoutWorkspacePath(session: Session, result: ToolResult): ToolResult {
   const root = session.paths.root.replace(/\/+$/, "");
@@ -120,6 +120,8 @@ function withoutWorkspacePath(session: Session, result: ToolResult): ToolResult 
   const escaped = root.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
   const text = result.text
     .replace(new RegExp(`${escaped}/`, "g"), "")
+    // The root ending a sentence is quoted, so "outside <ws>." reads "outside '.'." rather than "outside ..".
+    .replace(new RegExp(`${escaped}(?=\\.(?:\\s|$))`, "g"), "'.'")
     .replace(new RegExp(`${escaped}(?![\\w-]|\\.[\\w-])`, "g"), ".");
   return { ...result, text };
 }

@@ -48,7 +48,7 @@ describe("CopyFile", () => {
     [
       { source_path: "/etc/passwd", dest_path: "out/p" },
       "PATH_OUTSIDE_WORKSPACE",
-      "Source file error: Path '/etc/passwd' is absolute; give it relative to ..",
+      "Source file error: Path '/etc/passwd' is absolute; give it relative to '.'.",
     ],
   ])("refuses %j with %s and writes nothing", async (args, code, text) => {
     expect(await callTool(ws.session, "CopyFile", args)).toMatchObject({ isError: true, code, text });

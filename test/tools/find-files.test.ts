@@ -32,7 +32,7 @@ describe("FindFiles", () => {
     expect(await callTool(ws.session, "FindFiles", { pattern: "*.py", directory: "../" })).toMatchObject({
       isError: true,
       code: "PATH_OUTSIDE_WORKSPACE",
-      text: "Path '../' is not within the workspace: it leads outside ..",
+      text: "Path '../' is not within the workspace: it leads outside '.'.",
     });
     expect(await callTool(ws.session, "FindFiles", { pattern: "*", directory: "nope" })).toMatchObject({
       isError: true,

@@ -25,7 +25,7 @@ describe("GetFileInfo", () => {
     [
       { path: "../x" },
       "PATH_OUTSIDE_WORKSPACE",
-      "Path '../x' is not within the workspace: it leads outside ..",
+      "Path '../x' is not within the workspace: it leads outside '.'.",
     ],
   ])("refuses %j with %s", async (args, code, text) => {
     expect(await callTool(ws.session, "GetFileInfo", args)).toMatchObject({ isError: true, code, text });

@@ -41,7 +41,7 @@ describe("PathList", () => {
     [
       { path: "../" },
       "PATH_OUTSIDE_WORKSPACE",
-      "Path '../' is not within the workspace: it leads outside ..",
+      "Path '../' is not within the workspace: it leads outside '.'.",
     ],
   ])("refuses %j with %s", async (args, code, text) => {
     expect(await callTool(ws.session, "PathList", args)).toMatchObject({ isError: true, code, text });

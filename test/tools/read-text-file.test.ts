@@ -80,17 +80,17 @@ describe("ReadTextFile reads", () => {
       [
         { path: "dut/../../escape.txt" },
         "PATH_OUTSIDE_WORKSPACE",
-        `File 'dut/../../escape.txt' is not within the workspace: '..' leads outside .. Please provide a path inside the workspace.`,
+        `File 'dut/../../escape.txt' is not within the workspace: '..' leads outside '.'. Please provide a path inside the workspace.`,
       ],
       [
         { path: "dut/outside-link" },
         "PATH_OUTSIDE_WORKSPACE",
-        `File 'dut/outside-link' is not within the workspace: it is a symbolic link to /etc/hostname, outside .. Only files inside the workspace can be read.`,
+        `File 'dut/outside-link' is not within the workspace: it is a symbolic link to /etc/hostname, outside '.'. Only files inside the workspace can be read.`,
       ],
       [
         { path: "dut/missing.txt" },
         "FILE_NOT_FOUND",
-        `File dut/missing.txt does not exist in workspace .. Check the path (relative to the workspace); ListSkill shows the SKILL.md paths of the skills.`,
+        `File dut/missing.txt does not exist in workspace '.'. Check the path (relative to the workspace); ListSkill shows the SKILL.md paths of the skills.`,
       ],
       [
         { path: "dut" },

@@ -40,7 +40,7 @@ describe("SearchText", () => {
     expect(await callTool(ws.session, "SearchText", { pattern: "TODO", directory: "../" })).toMatchObject({
       isError: true,
       code: "PATH_OUTSIDE_WORKSPACE",
-      text: "Path '../' is not within the workspace: it leads outside ..",
+      text: "Path '../' is not within the workspace: it leads outside '.'.",
     });
   });
 

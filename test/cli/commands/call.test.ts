@@ -101,7 +101,16 @@ describe("skillgate call across processes", () => {
       args: ["call", "ReadTextFile", '{"path": "../outside"}'],
       workspace: true,
       code: 1,
-      message: "is not within the workspace",
+      // The workspace root ends the sentence: shown as '.', never as "outside .."
+      message:
+        "File '../outside' is not within the workspace: '..' leads outside '.'. Please provide a path inside the workspace.",
+    },
+    {
+      args: ["call", "ReadTextFile", '{"path": "dut/missing.txt"}'],
+      workspace: true,
+      code: 1,
+      message:
+        "File dut/missing.txt does not exist in workspace '.'. Check the path (relative to the workspace); ListSkill shows the SKILL.md paths of the skills.",
     },
     // An unknown tool is a usage error of the command line, like an unknown verb.
     {
