@@ -8,6 +8,7 @@ import { pathToFileURL } from "node:url";
 import type * as esbuild from "esbuild";
 import { SkillgateError } from "../errors.js";
 import { writeFileAtomic } from "../workspace/index.js";
+import { ensureLauncher } from "./prepared/launcher.js";
 import type { RunRequest } from "./types.js";
 
 // esbuild's API loads only on a cache miss; a cache hit needs only its version (part of the key).
@@ -212,6 +213,7 @@ export async function withTsFastPath(
       // The scan (level 3) must still read the .ts source the agent asked for, not the compiled copy.
       scanPaths: request.scanPaths ?? [request.scriptPath],
       readOnlyPaths: [...(request.readOnlyPaths ?? []), cacheDir],
+      launcher: await ensureLauncher(cacheDir),
     },
   };
 }

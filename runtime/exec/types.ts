@@ -51,6 +51,11 @@ export interface RunRequest {
   persistentPaths?: string[];
   /** Extra folders the run may read (e.g. a compiled-helper cache holding the script that runs). */
   readOnlyPaths?: string[];
+  /**
+   * A node launcher (exec/prepared/launcher.ts) in one of readOnlyPaths that a prepared sandbox may start ahead in
+   * place of `runner scriptPath`: node boots while the sandbox is held and imports scriptPath once the run is released.
+   */
+  launcher?: string;
   limits: RunLimits;
   sandboxLevel: SandboxLevel;
   /** Explicit opt-in to run unsandboxed when the OS sandbox is unavailable. */

@@ -8,9 +8,11 @@ import { type Prepared, prepareRun } from "../prepare/prepare.js";
 import { type Spawned, spawnRun } from "../spawn/spawn.js";
 import { holdSandbox } from "../supervise/handshake.js";
 import type { RunRequest } from "../types.js";
+import { launcherArgv, launcherUp, releaseLauncher } from "./launcher.js";
 
 export interface HeldSandbox {
   runId: string;
+  /** The argv a fresh run of the same plan gets (what a run must match); a launcher's argv differs only in its command. */
   argv: string[];
   spawnEnv: Record<string, string>;
   cwd: string;
@@ -86,13 +88,17 @@ export async function holdSandboxFor(req: RunRequest, deps: HoldDeps): Promise<H
     return null;
   }
   const sources = bindSources(prepared.argv);
+  // The .ts fast path: node starts now as well, in the launcher, and imports the entry when the run is released.
+  const goFd = 5 + buffers.length;
+  const launched =
+    req.launcher === undefined ? null : launcherArgv(prepared.argv, planned.plan.command, req.launcher, goFd);
   const spawned = spawnRun({
-    argv: prepared.argv,
+    argv: launched ?? prepared.argv,
     cwd: req.cwd,
     env: prepared.spawnEnv,
     cgroup,
     handshake: true,
-    extraFds: buffers,
+    extraFds: launched === null ? buffers : [...buffers, "socket"],
   });
   setup.release();
   // Waiting costs the event loop nothing: a held sandbox never keeps the process alive.
@@ -111,6 +117,15 @@ export async function holdSandboxFor(req: RunRequest, deps: HoldDeps): Promise<H
   };
   try {
     const held = await holdSandbox(spawned.child, cgroup);
+    let release = held.go;
+    if (launched !== null) {
+      const socket = spawned.child.stdio[goFd] as Socket;
+      socket.on("error", () => undefined);
+      // bwrap execs the launcher now (both pids are in the cgroup); no line of the script runs before release.
+      held.go();
+      await launcherUp(socket, spawned.exited);
+      release = () => releaseLauncher(socket);
+    }
     return {
       runId,
       argv: prepared.argv,
@@ -125,7 +140,7 @@ export async function holdSandboxFor(req: RunRequest, deps: HoldDeps): Promise<H
       go() {
         spawned.child.ref();
         for (const stream of streams(spawned)) stream.ref?.();
-        held.go();
+        release();
       },
       discard,
       end(patienceMs: number): Promise<void> {

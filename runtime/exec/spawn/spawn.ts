@@ -10,8 +10,11 @@ export interface SpawnInput {
   cgroup: PidsCgroup | null;
   /** fds 3 and 4 become pipes for bwrap's --info-fd / --block-fd. */
   handshake: boolean;
-  /** Descriptors after stdio and the hand-shake pair: host descriptors passed on, or bytes the child reads from a pipe. */
-  extraFds?: Array<number | Buffer>;
+  /**
+   * Descriptors after stdio and the hand-shake pair: host descriptors passed on, bytes the child reads from a pipe,
+   * or "socket": a socket pair left open for the caller (child.stdio[i]).
+   */
+  extraFds?: Array<number | Buffer | "socket">;
 }
 
 export interface Exit {
@@ -47,7 +50,7 @@ export function spawnRun(input: SpawnInput): Spawned {
       >,
     });
     extra.forEach((fd, index) => {
-      if (typeof fd === "number") return;
+      if (typeof fd === "number" || fd === "socket") return;
       const pipe = child.stdio[base.length + index] as Writable | null;
       pipe?.on("error", () => undefined);
       pipe?.end(fd);
