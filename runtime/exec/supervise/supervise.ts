@@ -11,6 +11,7 @@ import { handshake, type UserNetRequest } from "./handshake.js";
 import { killTree } from "./kill.js";
 import { memorySampler } from "./memory.js";
 import { collectOutput, type Output } from "./output.js";
+import { sharedTicker } from "./ticker.js";
 
 export type LimitOutcome = "timeout" | "memory_limit" | "output_limit" | "workspace_limit";
 
@@ -137,13 +138,16 @@ export async function supervise(input: SuperviseInput): Promise<Supervised> {
       });
     return checking;
   };
-  const areaPoll = input.area ? setInterval(checkArea, input.area.intervalMs) : undefined;
+  // On the tick every live run shares, so their checks share one statfs reading.
+  const stopAreaPoll = input.area
+    ? sharedTicker.every(input.area.intervalMs, () => void checkArea())
+    : () => undefined;
 
   const exit = await exited;
   const durationMs = Math.round(input.now() - started);
   clearTimeout(timer);
   unwatch();
-  clearInterval(areaPoll);
+  stopAreaPoll();
   // The run ends with its main process: anything it left behind (same group, same cgroup) dies now.
   kill();
   // The exact count after the run is the caller's (it shares that walk with the planted-git check).
