@@ -336,7 +336,7 @@ const { dirname, join } = require("node:path");
 const vm = require("node:vm");
 
 // \`catalog ROOT [--json]\` runs from its own small bundle; any other form of the verb goes to the full CLI.
-if (process.argv[2] === "catalog" && require(join(__dirname, "..", "..", "cli", "catalog.cjs")).runCatalogArgv(process.argv.slice(3))) return;
+if (process.argv[2] === "catalog" && require(join(__dirname, "..", "..", "cli", "catalog.cjs")).runCatalogArgv(process.argv.slice(3), { exitWhenDone: true })) return;
 // One cache per verb: each holds the functions its verb compiled (V8 cannot merge caches).
 const known = ${JSON.stringify(verbs)}.includes(process.argv[2]) ? process.argv[2] : "other";
 const verb = known === "call" && ${JSON.stringify(tools)}.includes(process.argv[3]) ? \`call.\${process.argv[3]}\` : known;

@@ -1,5 +1,5 @@
 // Splits a SKILL.md text into its YAML frontmatter block and Markdown body exactly as UCAgent finds it.
-import { isPySpace, pyStrip } from "./text.js";
+import { isPySpaceCode, pyStrip } from "./text.js";
 
 export type SplitResult =
   | {
@@ -46,7 +46,7 @@ export function splitFrontmatter(source: string): SplitResult {
 function matchUcagent(text: string): { start: number; end: number; after: number } | null {
   const breaks: number[] = [];
   let index = 3;
-  while (index < text.length && isPySpace(text[index] as string)) {
+  while (index < text.length && isPySpaceCode(text.charCodeAt(index))) {
     if (text[index] === "\n") breaks.push(index);
     index++;
   }
@@ -78,7 +78,7 @@ function closingAt(text: string, at: number): number | null {
   if (!text.startsWith("\n---", at)) return null;
   let index = at + 4;
   let lastBreak = -1;
-  while (index < text.length && isPySpace(text[index] as string)) {
+  while (index < text.length && isPySpaceCode(text.charCodeAt(index))) {
     if (text[index] === "\n") lastBreak = index;
     index++;
   }

@@ -2,7 +2,13 @@
 import { createRequire } from "node:module";
 import type { Document, DocumentOptions, ParseOptions, ScalarTag, SchemaOptions } from "yaml";
 import { badTabOffset, NON_PRINTABLE } from "./strictyaml.js";
-import { MAX_ALIAS_COUNT, parseSimpleMapping, type YamlParse } from "./yaml-block.js";
+import {
+  MAX_ALIAS_COUNT,
+  PLAIN_ASCII,
+  parseSimpleLines,
+  parseSimpleMapping,
+  type YamlParse,
+} from "./yaml-block.js";
 
 let yamlModule: typeof import("yaml") | null = null;
 /** `yaml` loads on the first block the fast path declines: a scan of plain skills never loads it. */
@@ -107,6 +113,11 @@ export type PyYamlResult = YamlParse & { document?: Document.Parsed; text?: stri
  * `!!python/...`). Duplicate keys: the last wins. `fastPath: false` is for tests comparing the paths.
  */
 export function loadPyYaml(source: string, options: { fastPath?: boolean } = {}): PyYamlResult {
+  // Printable ASCII has no line break but \n and nothing PyYAML refuses: one test spares the two below.
+  if (options.fastPath !== false && PLAIN_ASCII.test(source)) {
+    const fast = parseSimpleLines(source);
+    if (fast !== null) return { ok: true, value: fast };
+  }
   const text = /[\u0085\u2028\u2029]/.test(source) ? source.replace(/[\u0085\u2028\u2029]/g, "\n") : source;
   const bad = NON_PRINTABLE.exec(text);
   if (bad) {

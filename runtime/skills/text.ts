@@ -78,17 +78,33 @@ export function showValue(value: unknown): string {
 /** Python's str.isspace() code points: what str.strip() removes and what `re`'s `\s` matches in a str pattern. */
 export const PY_SPACE_CLASS =
   "\\t\\n\\v\\f\\r\\x1c-\\x20\\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000";
-const PY_SPACE = new RegExp(`^[${PY_SPACE_CLASS}]$`);
+
+/** isPySpace of one UTF-16 unit: the set of PY_SPACE_CLASS as numbers (a regex call per character cost more). */
+export function isPySpaceCode(unit: number): boolean {
+  if (unit <= 0x20) return unit >= 0x1c || (unit >= 0x09 && unit <= 0x0d) || unit === 0x20;
+  if (unit < 0x85) return false;
+  return (
+    unit === 0x85 ||
+    unit === 0xa0 ||
+    unit === 0x1680 ||
+    (unit >= 0x2000 && unit <= 0x200a) ||
+    unit === 0x2028 ||
+    unit === 0x2029 ||
+    unit === 0x202f ||
+    unit === 0x205f ||
+    unit === 0x3000
+  );
+}
 
 export function isPySpace(char: string): boolean {
-  return PY_SPACE.test(char);
+  return char.length === 1 && isPySpaceCode(char.charCodeAt(0));
 }
 
 /** Python's str.strip() (unlike JS trim(), it keeps U+FEFF and removes U+001C..U+001F and U+0085). */
 export function pyStrip(text: string): string {
   let start = 0;
   let end = text.length;
-  while (start < end && isPySpace(text[start] as string)) start++;
-  while (end > start && isPySpace(text[end - 1] as string)) end--;
+  while (start < end && isPySpaceCode(text.charCodeAt(start))) start++;
+  while (end > start && isPySpaceCode(text.charCodeAt(end - 1))) end--;
   return start === 0 && end === text.length ? text : text.slice(start, end);
 }

@@ -84,6 +84,8 @@ export function ucagentRequired(
   loaded: { document?: Document.Parsed; yamlText?: string },
 ): { ok: true; value: RequiredField } | { ok: false; code: string; message: string } {
   const value = frontmatter[field];
+  // The common case (a non-empty string) returns before any message text is built.
+  if (typeof value === "string" && value !== "") return { ok: true, value: { text: value } };
   const upper = field.toUpperCase();
   const fix =
     field === "name"

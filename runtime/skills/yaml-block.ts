@@ -98,6 +98,14 @@ export function parseSimpleMapping(yaml: string): Record<string, unknown> | null
     )
   )
     return null;
+  return parseSimpleLines(yaml);
+}
+
+/** Printable ASCII and newlines only: none of the characters parseSimpleMapping (or PyYAML) treats specially. */
+export const PLAIN_ASCII = /^[\n\x20-\x7e]*$/;
+
+/** parseSimpleMapping of a text known to pass its character test (e.g. PLAIN_ASCII): the line parser alone. */
+export function parseSimpleLines(yaml: string): Record<string, unknown> | null {
   const result: Record<string, unknown> = {};
   let nested: Record<string, string> | null = null;
   let nestedIndent = 0;

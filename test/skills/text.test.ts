@@ -5,7 +5,9 @@ import {
   compareCodePoints,
   describeValue,
   isPySpace,
+  isPySpaceCode,
   kindOf,
+  PY_SPACE_CLASS,
   pyStrip,
   showValue,
   truncateCodePoints,
@@ -50,6 +52,17 @@ describe("Python whitespace", () => {
     ["a", false],
   ])("isPySpace(%j) = %s", (char, expected) => {
     expect(isPySpace(char)).toBe(expected);
+  });
+
+  it("isPySpaceCode agrees with PY_SPACE_CLASS (the class the spec schema uses) on every UTF-16 unit", () => {
+    const pattern = new RegExp(`^[${PY_SPACE_CLASS}]$`);
+    const disagree: number[] = [];
+    for (let unit = 0; unit <= 0xffff; unit++) {
+      if (isPySpaceCode(unit) !== pattern.test(String.fromCharCode(unit))) disagree.push(unit);
+    }
+    expect(disagree).toEqual([]);
+    expect(isPySpace("")).toBe(false);
+    expect(isPySpace("\u{1f600}")).toBe(false);
   });
 
   it("pyStrip removes Python's whitespace (U+0085, U+001C) and keeps U+FEFF, unlike trim()", () => {
