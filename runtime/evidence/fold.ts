@@ -2,9 +2,9 @@
 
 import { applyRecord } from "./apply.js";
 import { sha256Hex } from "./canonical.js";
-import { chainProblem, type LedgerRecord, parseLine, recordProblem } from "./record.js";
+import { chainProblem, GENESIS_HASH, type LedgerRecord, parseLine, recordProblem } from "./record.js";
 import { verifySignature } from "./signer.js";
-import type { EvidenceState } from "./state.js";
+import { type EvidenceState, emptyState } from "./state.js";
 
 export interface Head {
   offset: number;
@@ -140,4 +140,25 @@ export function foldLines(
       gaps: gaps.filter(([a, b]) => b >= a && !accountedGaps.has(`${a}-${b}`)),
     },
   };
+}
+
+export interface ChainVerdict {
+  ok: boolean;
+  records: number;
+  quarantined: number;
+  problem?: string;
+}
+
+/** Folds a whole ledger from genesis: ok when every line verifies and no seq is missing. */
+export function verifyChain(bytes: Buffer): ChainVerdict {
+  const fold = foldLines(splitLedger(bytes), {
+    state: emptyState(),
+    head: { offset: 0, seq: 0, hash: GENESIS_HASH },
+  });
+  const { bad, gaps } = fold.unaccounted;
+  const problem = bad[0]?.reason ?? (gaps[0] ? `records ${gaps[0][0]}-${gaps[0][1]} are missing` : undefined);
+  const quarantined = fold.bad.length;
+  return problem
+    ? { ok: false, records: fold.head.seq, quarantined, problem }
+    : { ok: true, records: fold.head.seq, quarantined };
 }

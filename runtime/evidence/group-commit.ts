@@ -18,6 +18,14 @@ export interface TransactionResult<T> {
   appended: LedgerRecord[];
 }
 
+export interface TransactOptions {
+  /**
+   * false: answer once the records are written, before they are durable (run receipts; see ledger-commit.ts). A
+   * background flush (flush.ts), or any other commit, makes them durable and only then moves the head mark.
+   */
+  durable?: boolean;
+}
+
 export type TransactionBody<T> = (
   snapshot: LedgerSnapshot,
 ) => TransactionStep<T> | Promise<TransactionStep<T>>;

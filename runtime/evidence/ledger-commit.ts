@@ -10,7 +10,8 @@
 // order (each transaction's body sees the records of the ones before it) and then makes all of them durable with a
 // single append and fsync, under one lock acquisition. The order on disk is always: records (fsynced), then the head
 // mark, then the checkpoint (see head-mark.ts for why a crash in between never reads as a rollback).
-import { stat, truncate } from "node:fs/promises";
+import { statSync } from "node:fs";
+import { truncate } from "node:fs/promises";
 import type { WorkspacePaths } from "../contracts/index.js";
 import { SkillgateError } from "../errors.js";
 import { ioError, type StagedFile } from "../workspace/index.js";
@@ -104,13 +105,11 @@ export async function writeSealed(
   const prefix = loaded.needsNewline ? "\n" : "";
   const lines = records.map((record) => JSON.stringify(record));
   const text = `${prefix}${lines.join("\n")}\n`;
+  // Synchronous: a stat takes microseconds, a thread-pool trip gives the event loop away while the lock is held.
   const before =
     records.length === 0
       ? snapshot.head.offset
-      : await stat(deps.paths.ledger).then(
-          (s) => s.size,
-          () => 0,
-        );
+      : (statSync(deps.paths.ledger, { throwIfNoEntry: false })?.size ?? 0);
   let end = before + (records.length === 0 ? 0 : Buffer.byteLength(prefix));
   for (const line of lines) {
     end += Buffer.byteLength(line) + 1;
@@ -129,17 +128,11 @@ export async function writeSealed(
   const advanced = records.some(
     (r) => (r.kind === "complete" && r.data.passed === true) || r.kind === "bind",
   );
-  const checkpointDue =
-    loaded.signer !== null &&
-    (loaded.dirty ||
-      (loaded.checkpoint.seq === 0 && head.seq > 0) ||
-      advanced ||
-      head.seq - loaded.checkpoint.seq >= deps.checkpointEvery ||
-      head.offset - loaded.checkpoint.offset >= CHECKPOINT_EVERY_BYTES);
+  const dueNow = checkpointDue(loaded, head, deps.checkpointEvery, advanced);
   const mark = markDue && identity ? headMark(deps, identity.initId, head) : null;
   const stagedMark = mark && deps.keys.stageHead ? stage(deps.keys.stageHead(mark)) : Promise.resolve(null);
   const checkpointText =
-    checkpointDue && loaded.signer ? checkpointBytes(loaded.signer, head, snapshot.state) : null;
+    dueNow && loaded.signer ? checkpointBytes(loaded.signer, head, snapshot.state) : null;
   const stagedCheckpoint =
     checkpointText !== null && deps.stageAtomic
       ? stage(deps.stageAtomic(deps.paths.progress, checkpointText))
@@ -155,9 +148,10 @@ export async function writeSealed(
       throw ioError(error, "append to the evidence ledger", deps.paths.ledger);
     }
     loaded.needsNewline = false;
-  } else if (loaded.unsynced) {
+  } else if (loaded.unsynced || loaded.markBehind) {
     try {
-      // Earlier deferred records become durable before the mark or a checkpoint may name them.
+      // Earlier deferred records become durable before the mark or a checkpoint may name them. A mark found behind
+      // may lag records another process deferred (its flush not done yet): they are synced here, not trusted unsynced.
       await syncFile(deps.paths.ledger);
     } catch (error) {
       await Promise.all([abort(stagedMark), abort(stagedCheckpoint)]);
@@ -191,6 +185,18 @@ export async function writeSealed(
   } else await abort(stagedCheckpoint);
   snapshot.warnings.push(...warnings);
   return { ends, wrote, warnings };
+}
+
+/** Is a new checkpoint due at `head` (records or bytes since the last one, a stage advanced, a repaired load)? */
+export function checkpointDue(loaded: LoadedLedger, head: Head, every: number, advanced: boolean): boolean {
+  return (
+    loaded.signer !== null &&
+    (loaded.dirty ||
+      (loaded.checkpoint.seq === 0 && head.seq > 0) ||
+      advanced ||
+      head.seq - loaded.checkpoint.seq >= every ||
+      head.offset - loaded.checkpoint.offset >= CHECKPOINT_EVERY_BYTES)
+  );
 }
 
 /** The deferred write: the records into the file (undone when that fails), no fsync, mark and checkpoint left behind. */

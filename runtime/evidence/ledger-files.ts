@@ -1,6 +1,6 @@
 // The ledger's bytes on disk: ranged reads, synced appends, file identity for the cache, and the signed checkpoint.
-import { closeSync, openSync, writeSync } from "node:fs";
-import { open, readFile, stat } from "node:fs/promises";
+import { closeSync, openSync, statSync, writeSync } from "node:fs";
+import { open, readFile } from "node:fs/promises";
 import { dirname } from "node:path";
 import { canonicalJson } from "./canonical.js";
 import type { Head } from "./fold.js";
@@ -18,9 +18,14 @@ export interface Checkpoint {
   sig: string;
 }
 
-export async function fileIdentity(path: string): Promise<string> {
+/**
+ * The file's inode, size and times, or "missing". Synchronous (a stat takes microseconds; through the thread pool it
+ * costs a wake-up and a turn of the event loop): called inside the ledger's lock hold, where every turn given away
+ * to other work (a run's fork, another call's parsing) lengthens the hold every waiting caller sits out.
+ */
+export function fileIdentity(path: string): string {
   try {
-    const info = await stat(path, { bigint: true });
+    const info = statSync(path, { bigint: true });
     return `${info.ino}:${info.size}:${info.mtimeNs}:${info.ctimeNs}`;
   } catch {
     return "missing";

@@ -9,19 +9,20 @@
 // - Nothing is discarded: a line that fails its own check stays in the file, is skipped, and a signed `quarantine`
 //   record notes it (and resets the current stage's evidence, since what it carried is unknown). A key or identity
 //   mismatch is not tampering: the load refuses with what was expected and the fix, touching nothing.
-// - Appends are undone (truncated back) when the write fails, so a full disk never leaves a torn record; disk-full
-//   and permission errors keep their own codes.
+// - Appends are undone when the write fails (no torn record on a full disk); ENOSPC/EACCES keep their own codes.
 // - Group commit: the transactions of one process that wait while a commit is under way go together into the next
 //   one: one lock acquisition, one load, their bodies in arrival order (each sees the records of the ones before it),
-//   one synced append, one head-mark move. Each caller is answered only after its own records are durable. The file
-//   lock is still taken for every commit, so another process (a CLI call beside a server) serialises as before.
+//   one synced append, one head-mark move. Each caller is answered only after its own records are durable (deferred
+//   run receipts: before; flush.ts syncs them outside the lock). Every commit takes the file lock (other processes).
 // - After its own commit a process keeps the state it wrote (keyed by the files' identity right after the write), so
 //   the next load does not re-verify its own records; a write by anyone else changes the identity and forces a load.
-import { mkdir, readFile, stat } from "node:fs/promises";
+import { statSync } from "node:fs";
+import { mkdir, readFile } from "node:fs/promises";
 import type { WorkspacePaths } from "../contracts/index.js";
 import { isSkillgateError, SkillgateError } from "../errors.js";
 import { ioError, stageFileAtomic, withWorkspaceLock, writeFileAtomic } from "../workspace/index.js";
-import { adoptCountersignMessage, foldLines, type Head, splitLedger } from "./fold.js";
+import { flushOutsideLock } from "./flush.js";
+import { adoptCountersignMessage, type ChainVerdict, type Head, verifyChain } from "./fold.js";
 import {
   type BodiesRun,
   CommitQueue,
@@ -31,11 +32,12 @@ import {
   runBodies,
   type TransactionBody,
   type TransactionResult,
+  type TransactOptions,
 } from "./group-commit.js";
 import { newInitId } from "./identity.js";
 import { type LedgerKeys, localKeys } from "./keys.js";
 import { type CommitDeps, SealedBatch, writeSealed } from "./ledger-commit.js";
-import { fileIdentity, zeroHead } from "./ledger-files.js";
+import { fileIdentity } from "./ledger-files.js";
 import {
   cloneLoaded,
   type LedgerSnapshot,
@@ -45,9 +47,14 @@ import {
   writePublicKey,
 } from "./ledger-load.js";
 import { evidenceLocations } from "./locations.js";
-import { emptyState, type LedgerIdentity } from "./state.js";
+import type { LedgerIdentity } from "./state.js";
 
-export { LEDGER_WAIT_CHANNEL, type TransactionResult, type TransactionStep } from "./group-commit.js";
+export {
+  LEDGER_WAIT_CHANNEL,
+  type TransactionResult,
+  type TransactionStep,
+  type TransactOptions,
+} from "./group-commit.js";
 export type { LedgerSnapshot } from "./ledger-load.js";
 export type LedgerHead = Head;
 
@@ -65,14 +72,6 @@ export interface LedgerDeps {
   scheduleFlush?: (flush: () => void) => void;
   /** "inline": `durable: false` is synced before it answers too, nothing left to flush (a process that exits after one call). */
   durability?: "deferred" | "inline";
-}
-
-export interface TransactOptions {
-  /**
-   * false: answer once the records are written, before they are durable (run receipts; see ledger-commit.ts). A
-   * background flush, or any other commit, makes them durable and only then moves the head mark.
-   */
-  durable?: boolean;
 }
 
 const CHECKPOINT_EVERY_RECORDS = 32;
@@ -122,8 +121,7 @@ export class EvidenceLedger {
 
   async readUnchanged(): Promise<LedgerSnapshot | null> {
     if (!this.lastLoad) return null;
-    const identity = await this.identity();
-    return this.lastLoad?.identity === identity ? structuredClone(this.lastLoad.loaded.snapshot) : null;
+    return this.lastLoad.identity === this.identity() ? structuredClone(this.lastLoad.loaded.snapshot) : null;
   }
 
   /**
@@ -134,11 +132,8 @@ export class EvidenceLedger {
   async readClean(): Promise<LedgerSnapshot | null> {
     const unchanged = await this.readUnchanged();
     if (unchanged) return unchanged;
-    const size = await stat(this.paths.ledger).then(
-      (info) => (info.isFile() ? info.size : 0),
-      () => 0,
-    );
-    if (size === 0) return null;
+    const info = statSync(this.paths.ledger, { throwIfNoEntry: false });
+    if (!info?.isFile() || info.size === 0) return null;
     const loaded = await this.load().catch(() => null);
     if (!loaded || loaded.dirty || loaded.pending.length > 0 || loaded.markBehind || loaded.needsNewline)
       return null;
@@ -146,8 +141,8 @@ export class EvidenceLedger {
     return this.readUnchanged();
   }
 
-  private async identity(): Promise<string> {
-    return `${await fileIdentity(this.paths.ledger)}|${await fileIdentity(this.paths.progress)}`;
+  private identity(): string {
+    return `${fileIdentity(this.paths.ledger)}|${fileIdentity(this.paths.progress)}`;
   }
 
   /**
@@ -164,7 +159,23 @@ export class EvidenceLedger {
   /** Makes every record this process appended durable (and moves the head mark); free when nothing is pending. */
   async flush(): Promise<void> {
     await this.flushing;
+    if (this.unsynced) await this.flushOnce();
+    // Appended while that flush staged its files: one synced commit takes the rest.
     if (this.unsynced) await this.transact(() => ({ records: [], result: undefined }));
+  }
+
+  /** The fsync and the new mark/checkpoint bytes outside the lock, their renames under it (flush.ts); else a synced commit. */
+  private async flushOnce(): Promise<void> {
+    const outcome = await flushOutsideLock({
+      ...this.commitDeps,
+      lock: (fn) => this.lock(this.paths, fn),
+      cached: () => (this.lastLoad?.identity === this.identity() ? this.lastLoad.loaded : null),
+      placed: (loaded) => {
+        if (this.lastLoad) this.lastLoad.identity = this.identity();
+        this.unsynced = loaded.unsynced;
+      },
+    });
+    if (!outcome.done) await this.transact(() => ({ records: [], result: undefined }));
   }
 
   private scheduleFlush(): void {
@@ -173,11 +184,13 @@ export class EvidenceLedger {
     this.flushing = new Promise<void>((resolve) => {
       schedule(() => {
         // A failed flush leaves the records unsynced: the next synced commit retries and reports the error.
-        this.transact(() => ({ records: [], result: undefined }))
+        this.flushOnce()
           .catch(() => undefined)
           .finally(() => {
             this.flushing = null;
             resolve();
+            // Records deferred while this flush ran get the next one.
+            if (this.unsynced) this.scheduleFlush();
           });
       });
     });
@@ -224,7 +237,7 @@ export class EvidenceLedger {
     this.lastLoad = null;
     // A mark left behind by a deferred write moves with the next synced commit; any other lag is re-derived by a load.
     if (!clean || loaded.dirty || (loaded.markBehind && !loaded.unsynced) || loaded.needsNewline) return;
-    const identity = await this.identity();
+    const identity = this.identity();
     // Anything but our own bytes at the end (another writer, a torn file) leaves it to the next load to verify.
     if (identity.split(":")[1] !== String(loaded.snapshot.head.offset)) return;
     const kept = cloneLoaded(loaded);
@@ -270,20 +283,12 @@ export class EvidenceLedger {
   }
 
   /** Verifies the whole ledger from genesis (slow path; tests, status and `skillgate verify` use the proof verifier). */
-  async verifyAll(): Promise<{ ok: boolean; records: number; quarantined: number; problem?: string }> {
-    const bytes = await readFile(this.paths.ledger).catch(() => Buffer.alloc(0));
-    const fold = foldLines(splitLedger(bytes), { state: emptyState(), head: zeroHead() });
-    const { bad, gaps } = fold.unaccounted;
-    const problem =
-      bad[0]?.reason ?? (gaps[0] ? `records ${gaps[0][0]}-${gaps[0][1]} are missing` : undefined);
-    const quarantined = fold.bad.length;
-    return problem
-      ? { ok: false, records: fold.head.seq, quarantined, problem }
-      : { ok: true, records: fold.head.seq, quarantined };
+  async verifyAll(): Promise<ChainVerdict> {
+    return verifyChain(await readFile(this.paths.ledger).catch(() => Buffer.alloc(0)));
   }
 
   private async load(options: { adopting?: boolean } = {}): Promise<LoadedLedger> {
-    const fileId = await this.identity();
+    const fileId = this.identity();
     if (!options.adopting && this.lastLoad?.identity === fileId) return cloneLoaded(this.lastLoad.loaded);
     const loaded = await loadLedger(this.ctx, options).catch((error: unknown) => {
       if (isSkillgateError(error)) throw error;
