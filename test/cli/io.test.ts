@@ -3,44 +3,19 @@ import { execFile } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
-import { afterAll, describe, expect, it } from "vitest";
-import { type CliIO, EXIT_FAILED, EXIT_USAGE, exitCodeFor, reportError } from "../../runtime/cli/io.js";
+import { describe, expect, it } from "vitest";
+import { EXIT_FAILED, EXIT_USAGE, exitCodeFor, reportError } from "../../runtime/cli/io.js";
 import { type ErrorCode, SkillgateError } from "../../runtime/errors.js";
 import { MAIN, TSX } from "../mcp/helpers.js";
-import { type ProcessOutcome, runProcess } from "../support/process.js";
-import { type Fixture, type FixtureOptions, makeFixture, REPO_ROOT } from "../tools/helpers.js";
+import { REPO_ROOT } from "../tools/helpers.js";
+import { fixturesForFile, recordingIO, skillgate as runSkillgate } from "./helpers.js";
 
 const run = promisify(execFile);
 
-const fixtures: Fixture[] = [];
-function fixture(options: FixtureOptions = {}): Fixture {
-  const made = makeFixture(options);
-  fixtures.push(made);
-  return made;
-}
-afterAll(() => {
-  for (const made of fixtures) made.cleanup();
-});
+const fixture = fixturesForFile();
 
-function skillgate(args: string[], env: NodeJS.ProcessEnv = process.env): Promise<ProcessOutcome> {
-  return runProcess(TSX, [MAIN, ...args], { cwd: REPO_ROOT, env: { ...env, NO_COLOR: "1" } });
-}
-
-/** A CliIO that keeps what a verb printed, for the printing helpers (the real one writes to the process). */
-function recordingIO(): CliIO & { outs: string[]; errs: string[]; exitCode: number } {
-  const io = {
-    outs: [] as string[],
-    errs: [] as string[],
-    exitCode: 0,
-    out: (text: string) => void io.outs.push(text),
-    err: (text: string) => void io.errs.push(text),
-    colour: (_name: string, text: string) => text,
-    setExitCode: (code: number) => {
-      if (code > io.exitCode) io.exitCode = code;
-    },
-  };
-  return io;
-}
+const skillgate = (args: string[], env: NodeJS.ProcessEnv = process.env) =>
+  runSkillgate(args, { ...env, NO_COLOR: "1" });
 
 describe("exitCodeFor", () => {
   it.each([
@@ -139,10 +114,7 @@ describe("colour", () => {
     const plain = await underTerminal({ ...env, NO_COLOR: "1" });
     expect(plain).toContain(SUMMARY);
     expect(plain).not.toContain("\u001b[");
-    const piped = await runProcess(TSX, [MAIN, "validate", "test/fixtures/skills/valid-root"], {
-      cwd: REPO_ROOT,
-      env,
-    });
+    const piped = await runSkillgate(["validate", "test/fixtures/skills/valid-root"], env);
     expect(piped).toEqual({ code: 0, stdout: `${SUMMARY}\n`, stderr: "" });
   });
 });

@@ -2,14 +2,11 @@
 import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { connectStdio, MAIN, TSX } from "../mcp/helpers.js";
-import { type ProcessOutcome, runProcess } from "../support/process.js";
-import { type Fixture, type FixtureOptions, makeFixture, REPO_ROOT, removeTree } from "../tools/helpers.js";
-
-function skillgate(args: string[], env: NodeJS.ProcessEnv, cwd = REPO_ROOT): Promise<ProcessOutcome> {
-  return runProcess(TSX, [MAIN, ...args], { cwd, env });
-}
+import type { ProcessOutcome } from "../support/process.js";
+import { REPO_ROOT, removeTree } from "../tools/helpers.js";
+import { fixturesForFile, flags, skillgate } from "./helpers.js";
 
 /** `serve` over stdio with stdin left open: a broken workflow must make it exit by itself. */
 function serveUntilExit(args: string[], env: NodeJS.ProcessEnv): Promise<ProcessOutcome> {
@@ -34,17 +31,7 @@ function serveUntilExit(args: string[], env: NodeJS.ProcessEnv): Promise<Process
   });
 }
 
-const fixtures: Fixture[] = [];
-function fixture(options: FixtureOptions = {}): Fixture {
-  const made = makeFixture(options);
-  fixtures.push(made);
-  return made;
-}
-afterAll(() => {
-  for (const made of fixtures) made.cleanup();
-});
-
-const flags = (f: Fixture) => ["--workspace", f.ws, "--config", f.configFile];
+const fixture = fixturesForFile();
 
 describe("a broken workflow stops init, serve and call at once with UCAgent's message", () => {
   const FIX =

@@ -2,25 +2,8 @@
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { runCatalog } from "../../../runtime/cli/commands/catalog-run.js";
-import type { CliIO } from "../../../runtime/cli/io.js";
-import { MAIN, TSX } from "../../mcp/helpers.js";
-import { runProcess } from "../../support/process.js";
 import { REPO_ROOT } from "../../tools/helpers.js";
-
-function recordingIO() {
-  const io = {
-    outs: [] as string[],
-    errs: [] as string[],
-    exitCode: 0,
-    out: (text: string) => void io.outs.push(text),
-    err: (text: string) => void io.errs.push(text),
-    colour: (_name: string, text: string) => text,
-    setExitCode: (code: number) => {
-      if (code > io.exitCode) io.exitCode = code;
-    },
-  } satisfies CliIO & Record<string, unknown>;
-  return io;
-}
+import { recordingIO, skillgate } from "../helpers.js";
 
 const MISSING = 'skill root "no/such/root" does not exist; pass the folder that holds the skill folders';
 
@@ -44,10 +27,7 @@ describe("runCatalog", () => {
 
   it("prints each skill's warnings under it, then the skipped skills with why (exit 0)", async () => {
     const root = join(REPO_ROOT, "test", "fixtures", "skills", "invalid-root");
-    const outcome = await runProcess(TSX, [MAIN, "catalog", root], {
-      cwd: REPO_ROOT,
-      env: { ...process.env, NO_COLOR: "1" },
-    });
+    const outcome = await skillgate(["catalog", root], { ...process.env, NO_COLOR: "1" });
     expect(outcome.code).toBe(0);
     expect(outcome.stderr).toBe("");
     expect(outcome.stdout.split("\n")).toEqual([

@@ -2,25 +2,15 @@
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { MAIN, TSX } from "../../mcp/helpers.js";
-import { type ProcessOutcome, runProcess } from "../../support/process.js";
-import { type Fixture, makeFixture, REPO_ROOT } from "../../tools/helpers.js";
+import { REPO_ROOT } from "../../tools/helpers.js";
+import { fixturesForFile, skillgate } from "../helpers.js";
 import { startSocketServer } from "./socket-serve.js";
 
-const fixtures: Fixture[] = [];
-function fixture(): Fixture {
-  const made = makeFixture();
-  fixtures.push(made);
-  return made;
-}
-afterAll(() => {
-  for (const made of fixtures) made.cleanup();
-});
+const fixture = fixturesForFile();
 
-function connect(args: string[], env: NodeJS.ProcessEnv): Promise<ProcessOutcome> {
-  return runProcess(TSX, [MAIN, "connect", ...args], { cwd: REPO_ROOT, env });
-}
+const connect = (args: string[], env: NodeJS.ProcessEnv) => skillgate(["connect", ...args], env);
 
 describe("skillgate connect refuses", () => {
   it("no --socket and no --workspace: a usage error (exit 2)", async () => {

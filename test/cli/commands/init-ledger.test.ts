@@ -1,25 +1,11 @@
 // The evidence side of `skillgate init` as real processes: the key line, --adopt of a moved workspace, and its JSON.
 import { renameSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { adoptIfAsked } from "../../../runtime/cli/commands/init-ledger.js";
-import { MAIN, TSX } from "../../mcp/helpers.js";
-import { type ProcessOutcome, runProcess } from "../../support/process.js";
-import { type Fixture, makeFixture, REPO_ROOT } from "../../tools/helpers.js";
+import { fixturesForFile, skillgate } from "../helpers.js";
 
-const fixtures: Fixture[] = [];
-function fixture(): Fixture {
-  const made = makeFixture();
-  fixtures.push(made);
-  return made;
-}
-afterAll(() => {
-  for (const made of fixtures) made.cleanup();
-});
-
-function skillgate(args: string[], env: NodeJS.ProcessEnv): Promise<ProcessOutcome> {
-  return runProcess(TSX, [MAIN, ...args], { cwd: REPO_ROOT, env });
-}
+const fixture = fixturesForFile();
 
 const KEY = /ed25519:[0-9a-f]{32}/;
 

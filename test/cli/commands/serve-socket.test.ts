@@ -1,26 +1,12 @@
 // `skillgate serve --socket` / `--authority` as real processes: flag refusals, the listening line, a clean stop.
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { socketConnectHelp } from "../../../runtime/cli/commands/serve-socket.js";
-import { MAIN, TSX } from "../../mcp/helpers.js";
-import { type ProcessOutcome, runProcess } from "../../support/process.js";
-import { type Fixture, makeFixture, REPO_ROOT } from "../../tools/helpers.js";
+import { fixturesForFile, skillgate } from "../helpers.js";
 import { startSocketServer } from "./socket-serve.js";
 
-const fixtures: Fixture[] = [];
-function fixture(): Fixture {
-  const made = makeFixture();
-  fixtures.push(made);
-  return made;
-}
-afterAll(() => {
-  for (const made of fixtures) made.cleanup();
-});
-
-function skillgate(args: string[], env: NodeJS.ProcessEnv): Promise<ProcessOutcome> {
-  return runProcess(TSX, [MAIN, ...args], { cwd: REPO_ROOT, env });
-}
+const fixture = fixturesForFile();
 
 describe("socketConnectHelp", () => {
   it("gives the one-line configs of the common MCP hosts and the shell, all through `connect --socket`", () => {

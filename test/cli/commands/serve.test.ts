@@ -1,28 +1,13 @@
 // `skillgate serve` as a real process (stdio, the real MCP SDK client): start-up warnings, connect help, flag refusals.
 import { chmodSync, existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { sandboxStartWarning } from "../../../runtime/cli/commands/serve.js";
 import { ConfigSchema } from "../../../runtime/config/index.js";
-import { connectStdio, MAIN, TSX } from "../../mcp/helpers.js";
-import { type ProcessOutcome, runProcess } from "../../support/process.js";
-import { type Fixture, type FixtureOptions, makeFixture, REPO_ROOT } from "../../tools/helpers.js";
+import { connectStdio, MAIN } from "../../mcp/helpers.js";
+import { fixturesForFile, flags, skillgate } from "../helpers.js";
 
-const fixtures: Fixture[] = [];
-function fixture(options: FixtureOptions = {}): Fixture {
-  const made = makeFixture(options);
-  fixtures.push(made);
-  return made;
-}
-afterAll(() => {
-  for (const made of fixtures) made.cleanup();
-});
-
-const flags = (f: Fixture) => ["--workspace", f.ws, "--config", f.configFile];
-
-function skillgate(args: string[], env: NodeJS.ProcessEnv): Promise<ProcessOutcome> {
-  return runProcess(TSX, [MAIN, ...args], { cwd: REPO_ROOT, env });
-}
+const fixture = fixturesForFile();
 
 describe("skillgate serve at start", () => {
   it("serve prints connect commands with every flag it was started with, paths absolute", async () => {

@@ -1,25 +1,9 @@
 // `skillgate status` as a real process: the stage table (numbered from 0 like the Status tool), --json, a refused ledger.
 import { join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
-import { MAIN, TSX } from "../../mcp/helpers.js";
-import { type ProcessOutcome, runProcess } from "../../support/process.js";
-import { type Fixture, type FixtureOptions, makeFixture, REPO_ROOT } from "../../tools/helpers.js";
+import { describe, expect, it } from "vitest";
+import { fixturesForFile, flags, skillgate } from "../helpers.js";
 
-const fixtures: Fixture[] = [];
-function fixture(options: FixtureOptions = {}): Fixture {
-  const made = makeFixture(options);
-  fixtures.push(made);
-  return made;
-}
-afterAll(() => {
-  for (const made of fixtures) made.cleanup();
-});
-
-const flags = (f: Fixture) => ["--workspace", f.ws, "--config", f.configFile];
-
-function skillgate(args: string[], env: NodeJS.ProcessEnv): Promise<ProcessOutcome> {
-  return runProcess(TSX, [MAIN, ...args], { cwd: REPO_ROOT, env });
-}
+const fixture = fixturesForFile();
 
 describe("skillgate status", () => {
   it("status and the Status tool number stages the same way (from 0, as UCAgent)", async () => {
