@@ -1,23 +1,16 @@
 // MCP conventions through the real SDK client: serverInfo, capabilities and instructions.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
-import { type Fixture, makeFixture, REPO_ROOT } from "../tools/helpers.js";
-import { connectStdio, type StdioConnection } from "./helpers.js";
+import { describe, expect, it } from "vitest";
+import { makeFixture, REPO_ROOT } from "../tools/helpers.js";
+import { servePerTest } from "./helpers.js";
 
-let fixture: Fixture | undefined;
-let connection: StdioConnection | undefined;
-afterEach(async () => {
-  await connection?.close();
-  connection = undefined;
-  fixture?.cleanup();
-  fixture = undefined;
-});
+const served = servePerTest();
 
 describe("MCP conventions", () => {
   it("serverInfo comes from package.json; capabilities are honest; instructions give the workflow", async () => {
-    fixture = makeFixture();
-    connection = await connectStdio(["--workspace", fixture.ws, "--config", fixture.configFile], fixture.env);
+    const fixture = makeFixture();
+    const connection = await served.serve(fixture);
     const { client } = connection;
     const pkg = JSON.parse(readFileSync(join(REPO_ROOT, "package.json"), "utf8")) as { version: string };
     expect(client.getServerVersion()).toEqual({ name: "skillgate", version: pkg.version });

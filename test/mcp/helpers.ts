@@ -6,8 +6,9 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { Ajv, type ValidateFunction } from "ajv";
+import { afterEach } from "vitest";
 import { z } from "zod";
-import { REPO_ROOT } from "../tools/helpers.js";
+import { type Fixture, REPO_ROOT } from "../tools/helpers.js";
 
 export const TSX = join(REPO_ROOT, "node_modules", ".bin", "tsx");
 export const MAIN = join(REPO_ROOT, "runtime", "cli", "main.ts");
@@ -33,6 +34,42 @@ export async function connectStdio(serveArgs: string[], env: NodeJS.ProcessEnv):
   const client = new Client({ name: "skillgate-test", version: "0.0.0" });
   await client.connect(transport);
   return { client, stderr: () => log, close: () => client.close() };
+}
+
+export interface ServedPerTest {
+  /** Keeps a fixture of the current test, removed after it. */
+  keep(fixture: Fixture): Fixture;
+  /** `serve --workspace --config` of the fixture (plus `extra` flags) over stdio, closed after the test. */
+  serve(fixture: Fixture, extra?: string[]): Promise<StdioConnection>;
+}
+
+/**
+ * The stdio suites' per-test fixture and server: whatever a test kept or started is closed and removed after it
+ * (registers the afterEach, so call it at the top of the test file).
+ */
+export function servePerTest(): ServedPerTest {
+  let fixture: Fixture | undefined;
+  let connection: StdioConnection | undefined;
+  afterEach(async () => {
+    await connection?.close();
+    connection = undefined;
+    fixture?.cleanup();
+    fixture = undefined;
+  });
+  return {
+    keep(made) {
+      fixture = made;
+      return made;
+    },
+    async serve(made, extra = []) {
+      fixture = made;
+      connection = await connectStdio(
+        ["--workspace", made.ws, "--config", made.configFile, ...extra],
+        made.env,
+      );
+      return connection;
+    },
+  };
 }
 
 export interface HttpServer {
@@ -89,6 +126,57 @@ export async function connectHttp(url: string, headers: Record<string, string> =
   const client = new Client({ name: "skillgate-test", version: "0.0.0" });
   await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers } }));
   return client;
+}
+
+export interface HttpPerTest {
+  /** Keeps a fixture of the current test, removed after it. */
+  keep(fixture: Fixture): Fixture;
+  /** `serve --http 127.0.0.1:0 --workspace --config` of the fixture (plus `extra` flags), stopped after the test. */
+  serve(fixture: Fixture, extra?: string[]): Promise<HttpServer>;
+  /** A client of `url`, closed after the test. */
+  connect(url: string, headers?: Record<string, string>): Promise<Client>;
+  /** Closes one client now (the test goes on with the others). */
+  close(client: Client): Promise<void>;
+}
+
+/**
+ * The HTTP suites' per-test fixture, server and clients: closed, stopped and removed after each test (registers
+ * the afterEach, so call it at the top of the test file).
+ */
+export function httpPerTest(): HttpPerTest {
+  let fixture: Fixture | undefined;
+  let server: HttpServer | undefined;
+  const clients: Client[] = [];
+  afterEach(async () => {
+    for (const client of clients.splice(0)) await client.close();
+    await server?.stop();
+    server = undefined;
+    fixture?.cleanup();
+    fixture = undefined;
+  });
+  return {
+    keep(made) {
+      fixture = made;
+      return made;
+    },
+    async serve(made, extra = []) {
+      fixture = made;
+      server = await startHttpServer(
+        ["--workspace", made.ws, "--config", made.configFile, ...extra],
+        made.env,
+      );
+      return server;
+    },
+    async connect(url, headers) {
+      const client = await connectHttp(url, headers);
+      clients.push(client);
+      return client;
+    },
+    async close(client) {
+      clients.splice(clients.indexOf(client), 1);
+      await client.close();
+    },
+  };
 }
 
 export interface CallOutcome {

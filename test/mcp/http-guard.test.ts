@@ -4,8 +4,7 @@ import { randomBytes } from "node:crypto";
 import { writeFileSync } from "node:fs";
 import type { IncomingMessage } from "node:http";
 import { join } from "node:path";
-import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { SkillgateError } from "../../runtime/errors.js";
 import {
   checkBindPolicy,
@@ -14,20 +13,10 @@ import {
   ownOrigins,
   readTokenFile,
 } from "../../runtime/mcp/http-guard.js";
-import { type Fixture, makeFixture, REPO_ROOT } from "../tools/helpers.js";
-import { call, connectHttp, type HttpServer, MAIN, startHttpServer, TSX } from "./helpers.js";
+import { makeFixture, REPO_ROOT } from "../tools/helpers.js";
+import { call, connectHttp, httpPerTest, MAIN, TSX } from "./helpers.js";
 
-let fixture: Fixture | undefined;
-let server: HttpServer | undefined;
-const clients: Client[] = [];
-
-afterEach(async () => {
-  for (const client of clients.splice(0)) await client.close();
-  await server?.stop();
-  server = undefined;
-  fixture?.cleanup();
-  fixture = undefined;
-});
+const http = httpPerTest();
 
 const TOKEN = "0123456789abcdef0123";
 const request = (headers: Record<string, string>) => ({ headers }) as unknown as IncomingMessage;
@@ -81,7 +70,7 @@ describe("checkBindPolicy", () => {
 
 describe("readTokenFile", () => {
   it("reads the first line, trimmed; an empty or missing file is a usage error naming it", () => {
-    fixture = makeFixture();
+    const fixture = http.keep(makeFixture());
     const file = join(fixture.dir, "t.token");
     writeFileSync(file, `  ${TOKEN}  \r\nsecond line\n`);
     expect(readTokenFile(file)).toBe(TOKEN);
@@ -182,8 +171,8 @@ function serveOnce(args: string[], env: NodeJS.ProcessEnv): { status: number | n
 
 describe("skillgate serve --http: Origin and authentication", () => {
   it("refuses a foreign Origin with 403 and accepts the server's own", async () => {
-    fixture = makeFixture();
-    server = await startHttpServer(["--workspace", fixture.ws, "--config", fixture.configFile], fixture.env);
+    const fixture = makeFixture();
+    const server = await http.serve(fixture);
     const port = new URL(server.url).port;
     const foreign = await post(server.url, { origin: "http://evil.example" });
     expect(foreign.status).toBe(403);
@@ -196,7 +185,7 @@ describe("skillgate serve --http: Origin and authentication", () => {
   });
 
   it("refuses to bind a non-loopback address without a token, and a too-short token", () => {
-    fixture = makeFixture();
+    const fixture = http.keep(makeFixture());
     const base = ["--workspace", fixture.ws, "--config", fixture.configFile];
     const open = serveOnce([...base, "--http", "0.0.0.0:0"], fixture.env);
     expect(open.status).toBe(2);
@@ -216,23 +205,11 @@ describe("skillgate serve --http: Origin and authentication", () => {
   });
 
   it("on a non-loopback bind with a token file, requires the Bearer token on every request", async () => {
-    fixture = makeFixture();
+    const fixture = http.keep(makeFixture());
     const tokenFile = join(fixture.dir, "mcp.token");
     const token = randomBytes(24).toString("hex");
     writeFileSync(tokenFile, `${token}\n`);
-    server = await startHttpServer(
-      [
-        "--workspace",
-        fixture.ws,
-        "--config",
-        fixture.configFile,
-        "--http",
-        "0.0.0.0:0",
-        "--auth-token-file",
-        tokenFile,
-      ],
-      fixture.env,
-    );
+    const server = await http.serve(fixture, ["--http", "0.0.0.0:0", "--auth-token-file", tokenFile]);
     const url = `http://127.0.0.1:${new URL(server.url).port}/mcp`;
     const missing = await post(url, {});
     expect(missing).toMatchObject({ status: 401, auth: 'Bearer realm="skillgate"' });
@@ -243,8 +220,7 @@ describe("skillgate serve --http: Origin and authentication", () => {
     expect(wrong.status).toBe(401);
     expect(JSON.parse(wrong.body).error.message).toBe("Unauthorized: the Bearer token is wrong.");
     await expect(connectHttp(url)).rejects.toThrow();
-    const client = await connectHttp(url, { authorization: `Bearer ${token}` });
-    clients.push(client);
+    const client = await http.connect(url, { authorization: `Bearer ${token}` });
     expect((await client.listTools()).tools.length).toBeGreaterThan(0);
     expect((await call(client, "Status")).isError).toBe(false);
   });

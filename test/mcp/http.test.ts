@@ -2,32 +2,20 @@
 import { readFileSync } from "node:fs";
 import { request } from "node:http";
 import { join } from "node:path";
-import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { TOOL_NAMES } from "../../runtime/contracts/index.js";
-import { type Fixture, GATE_SKILL, GATE_SKILL_MD, makeFixture } from "../tools/helpers.js";
-import { call, connectHttp, type HttpServer, startHttpServer } from "./helpers.js";
+import { GATE_SKILL, GATE_SKILL_MD, makeFixture } from "../tools/helpers.js";
+import { call, httpPerTest } from "./helpers.js";
 
-let fixture: Fixture | undefined;
-let server: HttpServer | undefined;
-const clients: Client[] = [];
-
-afterEach(async () => {
-  for (const client of clients.splice(0)) await client.close();
-  await server?.stop();
-  server = undefined;
-  fixture?.cleanup();
-  fixture = undefined;
-});
+const http = httpPerTest();
 
 describe("skillgate serve --http", () => {
   it("binds 127.0.0.1 on a free port and lets two sessions share one workspace through a forced stage", async () => {
-    fixture = makeFixture();
-    server = await startHttpServer(["--workspace", fixture.ws, "--config", fixture.configFile], fixture.env);
+    const fixture = makeFixture();
+    const server = await http.serve(fixture);
     expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
-    const a = await connectHttp(server.url);
-    const b = await connectHttp(server.url);
-    clients.push(a, b);
+    const a = await http.connect(server.url);
+    const b = await http.connect(server.url);
 
     const gated = await call(b, "Complete");
     expect(gated.isError).toBe(true);
@@ -55,8 +43,7 @@ describe("skillgate serve --http", () => {
     expect(complete.isError).toBe(false);
 
     // Closing one session leaves the other working.
-    await a.close();
-    clients.splice(clients.indexOf(a), 1);
+    await http.close(a);
     const after = await call(b, "Status");
     expect(after.isError).toBe(false);
     expect(server.stderr()).toMatch(/MCP session [0-9a-f-]+ opened \(2 open\)/);
@@ -64,13 +51,9 @@ describe("skillgate serve --http", () => {
 
   it("offers only the non-skill tools when skills are disabled, and answers malformed calls readably", async () => {
     const fileTools = TOOL_NAMES.slice(7);
-    fixture = makeFixture();
-    server = await startHttpServer(
-      ["--workspace", fixture.ws, "--config", fixture.configFile, "--no-use-skill"],
-      fixture.env,
-    );
-    const client = await connectHttp(server.url);
-    clients.push(client);
+    const fixture = makeFixture();
+    const server = await http.serve(fixture, ["--no-use-skill"]);
+    const client = await http.connect(server.url);
     const { tools } = await client.listTools();
     expect(tools.map((tool) => tool.name)).toEqual([
       "ReadTextFile",
@@ -85,8 +68,8 @@ describe("skillgate serve --http", () => {
   });
 
   it("refuses a request that is neither an initialize nor part of a session", async () => {
-    fixture = makeFixture();
-    server = await startHttpServer(["--workspace", fixture.ws, "--config", fixture.configFile], fixture.env);
+    const fixture = makeFixture();
+    const server = await http.serve(fixture);
     const response = await fetch(server.url, {
       method: "POST",
       headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
@@ -99,8 +82,8 @@ describe("skillgate serve --http", () => {
   });
 
   it("refuses a foreign Host header on a loopback bind (DNS-rebinding protection)", async () => {
-    fixture = makeFixture();
-    server = await startHttpServer(["--workspace", fixture.ws, "--config", fixture.configFile], fixture.env);
+    const fixture = makeFixture();
+    const server = await http.serve(fixture);
     const url = new URL(server.url);
     const body = JSON.stringify({
       jsonrpc: "2.0",

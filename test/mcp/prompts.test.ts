@@ -1,21 +1,14 @@
 // The current_stage prompt through the real SDK client: the stage's task text, and an unknown prompt refused with -32602.
-import { afterEach, describe, expect, it } from "vitest";
-import { type Fixture, GATE_SKILL, makeFixture } from "../tools/helpers.js";
-import { connectStdio, type StdioConnection } from "./helpers.js";
+import { describe, expect, it } from "vitest";
+import { GATE_SKILL, makeFixture } from "../tools/helpers.js";
+import { servePerTest } from "./helpers.js";
 
-let fixture: Fixture | undefined;
-let connection: StdioConnection | undefined;
-afterEach(async () => {
-  await connection?.close();
-  connection = undefined;
-  fixture?.cleanup();
-  fixture = undefined;
-});
+const served = servePerTest();
 
 describe("the current_stage prompt", () => {
   it("exposes the current stage's task as a prompt that follows the stage", async () => {
-    fixture = makeFixture();
-    connection = await connectStdio(["--workspace", fixture.ws, "--config", fixture.configFile], fixture.env);
+    const fixture = makeFixture();
+    const connection = await served.serve(fixture);
     const { client } = connection;
     expect((await client.listPrompts()).prompts).toEqual([
       {

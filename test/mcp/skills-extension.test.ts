@@ -5,25 +5,18 @@ import { join, relative } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { ResourceListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { parse, stringify } from "yaml";
 import { createMcpServer } from "../../runtime/mcp/server.js";
 import { splitFrontmatter } from "../../runtime/skills/index.js";
 import { type Fixture, GATE_SKILL, makeFixture } from "../tools/helpers.js";
-import { connectStdio, rpc, type StdioConnection, ValidatingClient } from "./helpers.js";
+import { rpc, servePerTest, ValidatingClient } from "./helpers.js";
 
 const EXT = "io.modelcontextprotocol/skills";
 const GATE_URI = "skill://fixture/gate-skill/SKILL.md";
 const TEXT_URI = "skill://fixture/text-skill/SKILL.md";
 
-let fixture: Fixture | undefined;
-let connection: StdioConnection | undefined;
-afterEach(async () => {
-  await connection?.close();
-  connection = undefined;
-  fixture?.cleanup();
-  fixture = undefined;
-});
+const served = servePerTest();
 
 /** The fixture pack plus extra skills: one with a binary asset, one whose folder and frontmatter name differ. */
 function setup(force = true): Fixture {
@@ -77,8 +70,8 @@ function filesUnder(dir: string): string[] {
 
 describe("MCP Skills Extension over stdio", () => {
   it("declares the extension and lists the stage's skills with verbatim frontmatter and digests of what resources/read returns", async () => {
-    fixture = setup();
-    connection = await connectStdio(["--workspace", fixture.ws, "--config", fixture.configFile], fixture.env);
+    const fixture = setup();
+    const connection = await served.serve(fixture);
     const { client } = connection;
     expect(client.getServerCapabilities()?.extensions).toEqual({ [EXT]: {} });
 
@@ -165,8 +158,8 @@ describe("MCP Skills Extension over stdio", () => {
   });
 
   it("a resources/read of the whole stage SKILL.md is read evidence; a general skill's read records nothing", async () => {
-    fixture = setup();
-    connection = await connectStdio(["--workspace", fixture.ws, "--config", fixture.configFile], fixture.env);
+    const fixture = setup();
+    const connection = await served.serve(fixture);
     const tools = new ValidatingClient(connection.client);
     const skillRow = async (id: string) =>
       ((await tools.ok("Status")).structured.skills as { id: string; listed: boolean; read: boolean }[]).find(
@@ -183,7 +176,7 @@ describe("MCP Skills Extension over stdio", () => {
   });
 
   it("lists skill files as resources and pages skills/list and resources/list without splitting an entry", async () => {
-    fixture = setup();
+    const fixture = served.keep(setup());
     const session = await fixture.open();
     const server = createMcpServer(session, { pageSizes: { skills: 3, resources: 2 } });
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
@@ -221,8 +214,8 @@ describe("MCP Skills Extension over stdio", () => {
   });
 
   it("a Complete that moves the stage sends resources/list_changed, and the next stage's skills are served", async () => {
-    fixture = setup(false);
-    connection = await connectStdio(["--workspace", fixture.ws, "--config", fixture.configFile], fixture.env);
+    const fixture = setup(false);
+    const connection = await served.serve(fixture);
     const { client } = connection;
     let changed = 0;
     client.setNotificationHandler(ResourceListChangedNotificationSchema, () => {
@@ -245,11 +238,8 @@ describe("MCP Skills Extension over stdio", () => {
   });
 
   it("serves nothing when skills are disabled", async () => {
-    fixture = setup();
-    connection = await connectStdio(
-      ["--workspace", fixture.ws, "--config", fixture.configFile, "--no-use-skill"],
-      fixture.env,
-    );
+    const fixture = setup();
+    const connection = await served.serve(fixture, ["--no-use-skill"]);
     expect((await rpc(connection.client, "skills/list")).skills).toEqual([]);
     await expect(rpc(connection.client, "skills/get", { uri: GATE_URI })).rejects.toMatchObject({
       code: -32602,

@@ -2,28 +2,20 @@
 import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { TOOL_NAMES } from "../../runtime/contracts/index.js";
-import { type Fixture, GATE_SKILL, GATE_SKILL_MD, makeFixture, REPO_ROOT } from "../tools/helpers.js";
-import { call, connectStdio, MAIN, type StdioConnection, TSX } from "./helpers.js";
+import { GATE_SKILL, GATE_SKILL_MD, makeFixture, REPO_ROOT } from "../tools/helpers.js";
+import { call, MAIN, servePerTest, TSX } from "./helpers.js";
 
-let fixture: Fixture | undefined;
-let connection: StdioConnection | undefined;
-
-afterEach(async () => {
-  await connection?.close();
-  connection = undefined;
-  fixture?.cleanup();
-  fixture = undefined;
-});
+const served = servePerTest();
 
 const FILE_TOOLS = TOOL_NAMES.slice(7);
 const USAGE = { skill_usage: { [GATE_SKILL]: { list: true, read: true, use: true } } };
 
 describe("skillgate serve over stdio", () => {
   it("offers the workflow tools and the file tools with JSON schemas and completes a forced stage end to end", async () => {
-    fixture = makeFixture();
-    connection = await connectStdio(["--workspace", fixture.ws, "--config", fixture.configFile], fixture.env);
+    const fixture = makeFixture();
+    const connection = await served.serve(fixture);
     const { client } = connection;
 
     const { tools } = await client.listTools();
@@ -72,8 +64,8 @@ describe("skillgate serve over stdio", () => {
   });
 
   it("answers a malformed call with a readable isError result and an unknown tool with -32602", async () => {
-    fixture = makeFixture();
-    connection = await connectStdio(["--workspace", fixture.ws, "--config", fixture.configFile], fixture.env);
+    const fixture = makeFixture();
+    const connection = await served.serve(fixture);
     const { client } = connection;
     const bad = await call(client, "ReadTextFile", { path: 42 });
     expect(bad.isError).toBe(true);
@@ -92,11 +84,8 @@ describe("skillgate serve over stdio", () => {
   });
 
   it("hides the skill tools when skills are disabled, and a stage completes from its checkers alone", async () => {
-    fixture = makeFixture();
-    connection = await connectStdio(
-      ["--workspace", fixture.ws, "--config", fixture.configFile, "--no-use-skill"],
-      fixture.env,
-    );
+    const fixture = makeFixture();
+    const connection = await served.serve(fixture, ["--no-use-skill"]);
     const { client } = connection;
     const { tools } = await client.listTools();
     expect(tools.map((tool) => tool.name)).toEqual([
@@ -124,7 +113,7 @@ describe("skillgate serve over stdio", () => {
   });
 
   it("writes nothing but JSON-RPC messages to stdout and exits 0 when the client closes stdin", async () => {
-    fixture = makeFixture();
+    const fixture = served.keep(makeFixture());
     const child = spawn(TSX, [MAIN, "serve", "--workspace", fixture.ws, "--config", fixture.configFile], {
       cwd: REPO_ROOT,
       env: fixture.env,

@@ -1,18 +1,11 @@
 // MCP tool metadata through the real SDK client: titles, annotations, and outputSchemas every result validates against.
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { TOOL_META, toolMeta } from "../../runtime/mcp/tool-meta.js";
 import { ALL_TOOLS } from "../../runtime/tools/registry.js";
-import { type Fixture, GATE_SKILL, GATE_SKILL_MD, makeFixture } from "../tools/helpers.js";
-import { connectStdio, type StdioConnection, ValidatingClient } from "./helpers.js";
+import { GATE_SKILL, GATE_SKILL_MD, makeFixture } from "../tools/helpers.js";
+import { servePerTest, ValidatingClient } from "./helpers.js";
 
-let fixture: Fixture | undefined;
-let connection: StdioConnection | undefined;
-afterEach(async () => {
-  await connection?.close();
-  connection = undefined;
-  fixture?.cleanup();
-  fixture = undefined;
-});
+const served = servePerTest();
 
 const READ_ONLY = [
   "ListSkill",
@@ -37,8 +30,8 @@ describe("TOOL_META", () => {
   });
 
   it("tools have a title, annotations and an outputSchema their structuredContent validates against", async () => {
-    fixture = makeFixture();
-    connection = await connectStdio(["--workspace", fixture.ws, "--config", fixture.configFile], fixture.env);
+    const fixture = makeFixture();
+    const connection = await served.serve(fixture);
     const { tools } = await connection.client.listTools();
     for (const tool of tools) {
       expect(tool.title, tool.name).toMatch(/^[A-Z][a-z]/);
