@@ -1,6 +1,8 @@
 // Test helpers for the tool/MCP/CLI suites: temp workspaces over the fixture pack with a small forced-stage workflow.
 import { chmodSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { afterEach } from "vitest";
 import { stringify } from "yaml";
 import { type OpenedSession, openSession } from "../../runtime/tools/session.js";
 import { isolateHome, removeTree, tempRoot } from "../support/workspace.js";
@@ -84,6 +86,33 @@ export function makeFixture(options: FixtureOptions = {}): Fixture {
     env,
     open: (extra = {}) => openSession({ workspace: ws, configFile, env, ...extra }),
     cleanup: root.cleanup,
+  };
+}
+
+/**
+ * One fixture and its opened session per test, removed after each (registers the afterEach, so call it at the top
+ * of the test file); `out` and `used` read the current test's session.
+ */
+export function sessionPerTest() {
+  let current: { fixture: Fixture; session: OpenedSession } | undefined;
+  afterEach(() => {
+    current?.fixture.cleanup();
+    current = undefined;
+  });
+  const session = (): OpenedSession => {
+    if (!current) throw new Error("no session in this test: call setup() first");
+    return current.session;
+  };
+  return {
+    async setup(options: FixtureOptions = {}) {
+      const fixture = makeFixture(options);
+      current = { fixture, session: await fixture.open() };
+      return current;
+    },
+    /** A file in the session's OUT folder. */
+    out: (name: string) => join(session().runtime.OUT, name),
+    /** The use evidence of the gate skill in the current stage. */
+    used: async () => (await session().engine.current())?.evidence[GATE_SKILL]?.use,
   };
 }
 

@@ -1,27 +1,15 @@
 // RunSkillScript with real scripts in the sandbox: env/cwd/argv, stop at failure, use evidence, skills off or missing.
 import { existsSync, readFileSync, renameSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { callTool } from "../../runtime/tools/registry.js";
-import type { OpenedSession } from "../../runtime/tools/session.js";
-import { type Fixture, GATE_SKILL, makeFixture } from "./helpers.js";
+import { GATE_SKILL, sessionPerTest } from "./helpers.js";
 
-let fixture: Fixture;
-let session: OpenedSession;
-
-async function setup(options: Parameters<typeof makeFixture>[0] = {}) {
-  fixture = makeFixture(options);
-  session = await fixture.open();
-}
-
-afterEach(() => fixture.cleanup());
-
-const out = (name: string) => join(session.runtime.OUT, name);
-const used = async () => (await session.engine.current())?.evidence[GATE_SKILL]?.use;
+const { setup, out, used } = sessionPerTest();
 
 describe("RunSkillScript runs real scripts", () => {
   it("passes argv split like shlex (no shell), cwd = workspace, DUT and OUT", async () => {
-    await setup();
+    const { session } = await setup();
     const args = `one "two words" '$HOME' '|' '>' \\"quoted\\"`;
     const result = await callTool(session, "RunSkillScript", {
       commands: [[GATE_SKILL, "show_env.py", args]],
@@ -46,7 +34,7 @@ describe("RunSkillScript runs real scripts", () => {
   });
 
   it("runs a .ts helper through the tsx mapping of scripts/script_runner.json", async () => {
-    await setup();
+    const { session } = await setup();
     const result = await callTool(session, "RunSkillScript", {
       commands: [[GATE_SKILL, "helper.ts", "a b"]],
     });
@@ -55,7 +43,7 @@ describe("RunSkillScript runs real scripts", () => {
   });
 
   it("accepts the command list as a JSON string and records use only after the whole call succeeded", async () => {
-    await setup();
+    const { session } = await setup();
     expect(await used()).toBe(false);
     const failing = await callTool(session, "RunSkillScript", {
       commands: JSON.stringify([
@@ -75,7 +63,7 @@ describe("RunSkillScript runs real scripts", () => {
   });
 
   it("stops at the first failure; earlier side effects stay and later commands do not run", async () => {
-    await setup();
+    const { session } = await setup();
     const result = await callTool(session, "RunSkillScript", {
       commands: [
         [GATE_SKILL, "write_marker.py", "a.marker"],
@@ -101,7 +89,7 @@ describe("RunSkillScript runs real scripts", () => {
 
 describe("RunSkillScript with skills disabled or the skill folder missing", () => {
   it("answers 'skill support is disabled' and runs nothing", async () => {
-    await setup({ useSkill: false });
+    const { session } = await setup({ useSkill: false });
     const result = await callTool(session, "RunSkillScript", {
       commands: [[GATE_SKILL, "write_marker.py", "x"]],
     });
@@ -111,7 +99,7 @@ describe("RunSkillScript with skills disabled or the skill folder missing", () =
   });
 
   it("says how to init when the skill folder is missing, and runs nothing", async () => {
-    await setup();
+    const { session, fixture } = await setup();
     renameSync(session.paths.skillsDir, join(fixture.dir, "hidden"));
     const result = await callTool(session, "RunSkillScript", {
       commands: [[GATE_SKILL, "write_marker.py", "x"]],

@@ -1,27 +1,15 @@
 // RunSkillScript's command validation (run-skill-script/commands.ts): every command checked before any runs, exact messages.
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { callTool } from "../../../runtime/tools/registry.js";
-import type { OpenedSession } from "../../../runtime/tools/session.js";
-import { type Fixture, GATE_SKILL, makeFixture, tamper } from "../helpers.js";
+import { GATE_SKILL, sessionPerTest, tamper } from "../helpers.js";
 
-let fixture: Fixture;
-let session: OpenedSession;
-
-async function setup(options: Parameters<typeof makeFixture>[0] = {}) {
-  fixture = makeFixture(options);
-  session = await fixture.open();
-}
-
-afterEach(() => fixture.cleanup());
-
-const out = (name: string) => join(session.runtime.OUT, name);
-const _used = async () => (await session.engine.current())?.evidence[GATE_SKILL]?.use;
+const { setup, out } = sessionPerTest();
 
 describe("RunSkillScript validates every command before running any", () => {
   it("runs nothing when a later command is invalid", async () => {
-    await setup();
+    const { session } = await setup();
     const result = await callTool(session, "RunSkillScript", {
       commands: [
         [GATE_SKILL, "write_marker.py", "first.marker"],
@@ -37,7 +25,7 @@ describe("RunSkillScript validates every command before running any", () => {
   });
 
   it("refuses a script edited after init", async () => {
-    await setup();
+    const { session } = await setup();
     tamper(join(session.paths.skillsDir, "fixture/gate-skill/scripts/write_marker.py"), "print('forged')\n");
     const result = await callTool(session, "RunSkillScript", {
       commands: [[GATE_SKILL, "write_marker.py", "x"]],
@@ -49,7 +37,7 @@ describe("RunSkillScript validates every command before running any", () => {
   });
 
   it("answers every malformed call with an exact message", async () => {
-    await setup();
+    const { session } = await setup();
     const hint =
       'Expected a non-empty list of [skill_id, script_filename, args], e.g. {"commands": [["review/static-bug-analysis", "list_bugs.ts", ""]]}.';
     const none = "\nNo command was run (every command is validated before any runs).";
@@ -142,7 +130,7 @@ describe("RunSkillScript validates every command before running any", () => {
     ["scripts/show_env.py", "SCRIPT_PATH_INVALID"],
     ["missing.py", "SCRIPT_NOT_FOUND"],
   ])("refuses script %s (exec's path check) with %s before running", async (script, code) => {
-    await setup();
+    const { session } = await setup();
     const result = await callTool(session, "RunSkillScript", {
       commands: [
         [GATE_SKILL, "write_marker.py", "never.marker"],
