@@ -6,6 +6,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { createPidsCgroup, type PidsCgroup } from "../../runtime/exec/cgroup.js";
 import { runScript } from "../../runtime/exec/index.js";
+import { until } from "../support/poll.js";
 import { isolateHome, tempRoot } from "../support/workspace.js";
 import { makeHarness } from "./harness.js";
 
@@ -25,14 +26,6 @@ const alive = (pid: number): boolean => {
     return false;
   }
 };
-
-async function until(condition: () => boolean, what: string, ms = 5_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
 
 describe("cgroup release", () => {
   it("kills every member and removes the pids and memory folders", async () => {

@@ -5,6 +5,7 @@ import type { Readable } from "node:stream";
 import { afterEach, describe, expect, it } from "vitest";
 import { findSlirp4netns, startUserNet, USER_NET_RESOLV_CONF } from "../../runtime/exec/netns.js";
 import { findExecutable } from "../../runtime/exec/runner.js";
+import { until } from "../support/poll.js";
 
 const children: ChildProcess[] = [];
 afterEach(() => {
@@ -61,14 +62,6 @@ function slirpFor(pid: number): number[] {
       }
     })
     .map(Number);
-}
-
-async function until(condition: () => boolean, what: string): Promise<void> {
-  const deadline = Date.now() + 5_000;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
 }
 
 describe("startUserNet", () => {

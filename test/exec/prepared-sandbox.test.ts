@@ -14,6 +14,7 @@ import {
   useBedHome,
 } from "../adversarial/tool-bed.js";
 import { survivors } from "../support/host-probes.js";
+import { POLL_DEADLINE_MS } from "../support/poll.js";
 
 const ROOT = process.getuid?.() === 0;
 
@@ -76,7 +77,7 @@ async function alive(pids: number[]): Promise<number[]> {
         return false;
       }
     });
-  const deadline = Date.now() + 5_000;
+  const deadline = Date.now() + POLL_DEADLINE_MS;
   while (running().length > 0 && Date.now() < deadline)
     await new Promise((resolve) => setTimeout(resolve, 20));
   return running();

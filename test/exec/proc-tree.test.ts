@@ -10,11 +10,12 @@ import {
   treeOf,
   userTaskCount,
 } from "../../runtime/exec/proc-tree.js";
+import { POLL_DEADLINE_MS } from "../support/poll.js";
 
 const entry = (pid: number, ppid: number, pgid = pid): ProcEntry => ({ pid, ppid, pgid });
 
 async function until<T>(read: () => T, ok: (value: T) => boolean, what: string): Promise<T> {
-  const deadline = Date.now() + 5_000;
+  const deadline = Date.now() + POLL_DEADLINE_MS;
   for (;;) {
     const value = read();
     if (ok(value)) return value;

@@ -2,6 +2,7 @@
 import { createHash } from "node:crypto";
 import { readdirSync, readFileSync } from "node:fs";
 import { sharedPreparedPool } from "../../runtime/exec/prepared/pool.js";
+import { POLL_DEADLINE_MS } from "./poll.js";
 
 /** sha256 of a file's bytes, or "missing" when it cannot be read. */
 export function sha256(path: string): string {
@@ -32,7 +33,7 @@ export function processesWithMarker(marker: string): number[] {
 }
 
 /** Waits (bounded, polling) until no process carries `marker` in its argv or environment; returns the survivors. */
-export async function survivors(marker: string, waitMs = 3_000): Promise<number[]> {
+export async function survivors(marker: string, waitMs = POLL_DEADLINE_MS): Promise<number[]> {
   const deadline = Date.now() + waitMs;
   // A sandbox prepared for the next run carries the workspace path too, but no skill code has run in it (it waits
   // before exec; test/exec/prepared-*.test.ts): only those exact pids are left out, nothing that ever ran a script.

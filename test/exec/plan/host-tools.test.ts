@@ -15,6 +15,7 @@ import {
 } from "../../../runtime/exec/plan/host-tools.js";
 import { findExecutable } from "../../../runtime/exec/runner.js";
 import { processesWithMarker, survivors } from "../../support/host-probes.js";
+import { until } from "../../support/poll.js";
 import { tempRoot } from "../../support/workspace.js";
 
 const temp = tempRoot("skillgate-host-tools-", { realpath: true });
@@ -31,14 +32,6 @@ function tool(dir: string, name: string): string {
   writeFileSync(path, "#!/bin/sh\n");
   chmodSync(path, 0o755);
   return path;
-}
-
-async function until(condition: () => boolean, what: string): Promise<void> {
-  const deadline = Date.now() + 5_000;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
 }
 
 describe("hostToolchain", () => {

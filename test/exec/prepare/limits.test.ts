@@ -7,6 +7,7 @@ import { createPidsCgroup } from "../../../runtime/exec/cgroup.js";
 import { hardNprocLimit } from "../../../runtime/exec/plan/host-tools.js";
 import { limitArgv, runCgroup } from "../../../runtime/exec/prepare/limits.js";
 import type { RunLimits } from "../../../runtime/exec/types.js";
+import { POLL_DEADLINE_MS } from "../../support/poll.js";
 import { tempRoot } from "../../support/workspace.js";
 
 const MIB = 1024 * 1024;
@@ -120,7 +121,7 @@ describe("limitArgv", () => {
       stdio: "ignore",
     });
     try {
-      const deadline = Date.now() + 5_000;
+      const deadline = Date.now() + POLL_DEADLINE_MS;
       let argv: string[] = [];
       // Poll until the user's sleep is counted (setpriv has exec'ed it).
       for (;;) {

@@ -8,14 +8,7 @@ import { describe, expect, it } from "vitest";
 import { createPidsCgroup } from "../../../runtime/exec/cgroup.js";
 import { killTree } from "../../../runtime/exec/supervise/kill.js";
 import { processesWithMarker, survivors } from "../../support/host-probes.js";
-
-async function until(condition: () => boolean, what: string): Promise<void> {
-  const deadline = Date.now() + 5_000;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
+import { until } from "../../support/poll.js";
 
 describe("killTree", () => {
   it("without a cgroup: kills the process group and every descendant, a setsid'ed one included", async () => {
