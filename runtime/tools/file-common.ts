@@ -130,7 +130,7 @@ export function fileErrorResult(
   prefix = "",
 ): ToolResult {
   if (!(error instanceof SkillgateError)) throw error;
-  if (error.code === "WRITE_NOT_ALLOWED" && policy) {
+  if (error.code === "WRITE_NOT_ALLOWED" && policy && error.details.reason !== "write_root") {
     return errorResult("WRITE_NOT_ALLOWED", `${prefix}${writeRefusedText(policy, path)}`, { path });
   }
   if (error.code === "PATH_OUTSIDE_WORKSPACE" && error.details.reason === "escape") {

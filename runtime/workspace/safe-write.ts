@@ -10,6 +10,7 @@ import {
   entryStats,
   openParent,
   type Parent,
+  refuseWriteRoot,
   SAFE_WRITE_MAX_BYTES,
   type SafeWriteOptions,
   type SafeWriteResult,
@@ -157,6 +158,7 @@ export async function removeWorkspacePath(
   try {
     const existing = await entryStats(parent);
     if (!existing) throw ioError({ code: "ENOENT" }, "delete", parent.shown);
+    if (existing.isDirectory()) refuseWriteRoot(options.policy, parent);
     if (!existing.isDirectory()) {
       await unlink(at(parent.dir, parent.name));
       return { path: parent.rel, removed: 1 };

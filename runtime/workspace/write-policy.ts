@@ -81,6 +81,21 @@ export function writeAllowed(policy: WritePolicy, rel: string): boolean {
   return policy.allow.map(normaliseDir).some((a) => under(rel, a));
 }
 
+/**
+ * A write_dirs folder itself is never deleted (the stage outputs live there; the agent meant its contents); what is
+ * inside it may be. Checked on the real path, so no alias through a linked parent slips by.
+ */
+export function refuseWriteRoot(policy: WritePolicy, parent: Parent): void {
+  if (!policy.allow.map(normaliseDir).some((dir) => dir !== "" && dir === parent.rel)) return;
+  const named = parent.shown === parent.rel ? `'${parent.rel}'` : `'${parent.shown}' (${parent.rel})`;
+  throw new SkillgateError(
+    "WRITE_NOT_ALLOWED",
+    `Path ${named} is a writable root folder (write_dirs) and cannot be deleted itself; delete the files and ` +
+      `folders inside it instead (PathList '${parent.rel}' lists them).`,
+    { path: parent.shown, resolved: parent.rel, reason: "write_root" },
+  );
+}
+
 export function requireAllowed(policy: WritePolicy, rel: string, shown: string): void {
   if (writeAllowed(policy, rel)) return;
   const allow = policy.allow.map((a) => normaliseDir(a) || ".").join(", ") || "(none)";

@@ -57,6 +57,22 @@ describe("DeleteFile", () => {
       "WRITE_NOT_ALLOWED",
       "Path 'dut/README.md' is not allowed to write, except in: out/ (write_dirs); never in dut/, guide_doc/, .ucagent/ (un_write_dirs and skillgate's state). Write the stage outputs inside an allowed folder.",
     ],
+    // The write_dirs folder itself (OUT): only what is inside it may go, however the path is spelled.
+    [
+      { path: "out", is_dir: true, recursive: true },
+      "WRITE_NOT_ALLOWED",
+      "Path 'out' is a writable root folder (write_dirs) and cannot be deleted itself; delete the files and folders inside it instead (PathList 'out' lists them).",
+    ],
+    [
+      { path: "./dut/../out/", is_dir: true, recursive: true },
+      "WRITE_NOT_ALLOWED",
+      "Path './dut/../out/' (out) is a writable root folder (write_dirs) and cannot be deleted itself; delete the files and folders inside it instead (PathList 'out' lists them).",
+    ],
+    [
+      { path: "out", is_dir: true },
+      "WRITE_NOT_ALLOWED",
+      "Path 'out' is a writable root folder (write_dirs) and cannot be deleted itself; delete the files and folders inside it instead (PathList 'out' lists them).",
+    ],
   ])("refuses %j with %s and deletes nothing", async (args, code, text) => {
     writeFileSync(ws.out("a.txt"), "a\n");
     expect(await callTool(ws.session, "DeleteFile", args)).toMatchObject({ isError: true, code, text });

@@ -112,6 +112,14 @@ describe("skillgate call across processes", () => {
       message:
         "File dut/missing.txt does not exist in workspace '.'. Check the path (relative to the workspace); ListSkill shows the SKILL.md paths of the skills.",
     },
+    {
+      // The write_dirs folder itself (OUT, holding the report written above) is never deleted, only its contents.
+      args: ["call", "DeleteFile", '{"path": "out", "is_dir": true, "recursive": true}'],
+      workspace: true,
+      code: 1,
+      message:
+        "DeleteFile failed [WRITE_NOT_ALLOWED]:\nPath 'out' is a writable root folder (write_dirs) and cannot be deleted itself; delete the files and folders inside it instead (PathList 'out' lists them).",
+    },
     // An unknown tool is a usage error of the command line, like an unknown verb.
     {
       args: ["call", "NoSuchTool"],
