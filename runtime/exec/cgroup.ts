@@ -8,6 +8,7 @@ import {
   statSync,
   writeFileSync,
 } from "node:fs";
+import { writeFile as writeFileAsync } from "node:fs/promises";
 import { join } from "node:path";
 
 export interface PidsCgroup {
@@ -22,6 +23,8 @@ export interface PidsCgroup {
   addMemory(pid: number): void;
   /** Moves a process (and its threads) into the cgroup. */
   add(pid: number): void;
+  /** add() off the main thread (a move waits for an RCU grace period, ~10 ms on v1); rejects where add() throws. */
+  move(pid: number): Promise<void>;
   /** Live member processes. */
   members(): number[];
   /**
@@ -186,6 +189,11 @@ export function createPidsCgroup(
       add(pid: number): void {
         writeFileSync(join(dir, "cgroup.procs"), String(pid));
         if (separateMemory) writeFile(join(memoryDir, "cgroup.procs"), String(pid));
+      },
+      async move(pid: number): Promise<void> {
+        await writeFileAsync(join(dir, "cgroup.procs"), String(pid));
+        if (separateMemory)
+          await writeFileAsync(join(memoryDir, "cgroup.procs"), String(pid)).catch(() => undefined);
       },
       members,
       bornInside(start: () => void): boolean {

@@ -179,6 +179,25 @@ describe("createPidsCgroup", () => {
     }
   });
 
+  it("move() puts a live process into the pids and memory groups (async); a gone pid rejects", async () => {
+    const cgroup = made(16, 64 * MIB);
+    const child = spawn("sleep", ["30"], { stdio: "ignore" });
+    try {
+      const pid = child.pid as number;
+      await cgroup.move(pid);
+      expect(cgroup.members()).toEqual([pid]);
+      const memoryProcs = readFileSync(join(cgroup.memoryDir as string, "cgroup.procs"), "utf8");
+      expect(memoryProcs.split("\n")).toContain(String(pid));
+      child.kill("SIGKILL");
+      await new Promise((resolve) => child.once("exit", resolve));
+      await until(() => cgroup.members().length === 0, "the killed sleep to leave the group");
+      await expect(cgroup.move(pid)).rejects.toThrow(/ESRCH/);
+    } finally {
+      child.kill("SIGKILL");
+      cgroup.destroy();
+    }
+  });
+
   it("has no memory facts without a memory limit", () => {
     const cgroup = made(4);
     try {

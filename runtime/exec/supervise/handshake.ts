@@ -62,9 +62,10 @@ export async function holdSandbox(child: ChildProcess, cgroup: PidsCgroup | null
     child.once("exit", () => reject(new Error("bwrap exited before the sandbox started")));
   });
   const innerPid = (JSON.parse(text) as { "child-pid"?: number })["child-pid"];
-  if (!(await outerMoved)) cgroup?.add(pid);
+  if (!(await outerMoved)) await cgroup?.move(pid);
   if (typeof innerPid !== "number") throw new Error(`bwrap reported no child pid: ${text}`);
-  cgroup?.add(innerPid);
+  // Off the main thread too: the event loop serves other calls during the grace period.
+  await cgroup?.move(innerPid);
   return {
     innerPid,
     go() {
