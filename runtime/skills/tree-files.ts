@@ -183,8 +183,10 @@ export function withPythonHook(
   scriptsEntries: Dirent[],
   hasHooks: boolean,
 ): Diagnostic[] {
-  const kept = diagnostics.filter((diagnostic) => diagnostic.code !== PYTHON_HOOK_NOT_RUN);
   const hook = pythonHookDiagnostic(skillDir, scriptsEntries, hasHooks);
+  // The common case of a scan: no hook warning to drop or add, so no copy of the list.
+  if (!hook && !diagnostics.some((diagnostic) => diagnostic.code === PYTHON_HOOK_NOT_RUN)) return diagnostics;
+  const kept = diagnostics.filter((diagnostic) => diagnostic.code !== PYTHON_HOOK_NOT_RUN);
   if (!hook) return kept.length === diagnostics.length ? diagnostics : kept;
   return [...kept, hook];
 }

@@ -110,32 +110,43 @@ export function parseSimpleLines(yaml: string): Record<string, unknown> | null {
   let nested: Record<string, string> | null = null;
   let nestedIndent = 0;
   let start = 0;
-  while (start < yaml.length) {
+  const length = yaml.length;
+  // After the character test the only whitespace left is " ", "\r" and "\n": lines are measured by index, with one
+  // slice for the key and one for the value (no per-line trimEnd/trimStart copies). A "\r" other than a line's last
+  // character declines, as before; the next one is tracked so the search stays linear.
+  let nextCr = yaml.indexOf("\r");
+  while (start < length) {
     let end = yaml.indexOf("\n", start);
-    if (end === -1) end = yaml.length;
-    let line = yaml.slice(start, end);
+    if (end === -1) end = length;
+    const lineStart = start;
     start = end + 1;
-    if (line.endsWith("\r")) line = line.slice(0, -1);
-    if (line.includes("\r")) return null;
-    const trimmed = line.trimEnd();
-    if (trimmed === "") continue;
-    const indent = line.length - line.trimStart().length;
-    if (trimmed[indent] === "#") return null;
-    const colon = trimmed.indexOf(":", indent);
-    if (colon === -1) return null;
-    const key = trimmed.slice(indent, colon);
+    let lineEnd = end;
+    if (nextCr !== -1) {
+      if (lineEnd > lineStart && yaml.charCodeAt(lineEnd - 1) === 13) lineEnd--;
+      while (nextCr !== -1 && nextCr < lineStart) nextCr = yaml.indexOf("\r", nextCr + 1);
+      if (nextCr !== -1 && nextCr < lineEnd) return null;
+    }
+    let last = lineEnd;
+    while (last > lineStart && yaml.charCodeAt(last - 1) === 32) last--;
+    if (last === lineStart) continue;
+    let keyStart = lineStart;
+    while (yaml.charCodeAt(keyStart) === 32) keyStart++;
+    const indent = keyStart - lineStart;
+    if (yaml.charCodeAt(keyStart) === 35) return null; // "#"
+    const colon = yaml.indexOf(":", keyStart);
+    if (colon === -1 || colon >= last) return null;
+    const key = yaml.slice(keyStart, colon);
     if (!KEY.test(key) || NON_STRING_WORDS.has(key) || key === "__proto__") return null;
-    const rest = trimmed.slice(colon + 1);
     if (indent === 0) {
       nested = null;
       if (Object.hasOwn(result, key)) return null;
-      if (rest === "") {
+      if (colon + 1 === last) {
         nested = {};
         nestedIndent = 0;
         result[key] = nested;
         continue;
       }
-      const value = simpleValue(rest);
+      const value = simpleValue(yaml.slice(colon + 1, last));
       if (value === null) return null;
       result[key] = value;
       continue;
@@ -143,7 +154,7 @@ export function parseSimpleLines(yaml: string): Record<string, unknown> | null {
     if (nested === null) return null;
     if (nestedIndent === 0) nestedIndent = indent;
     if (indent !== nestedIndent || Object.hasOwn(nested, key)) return null;
-    const value = simpleValue(rest);
+    const value = simpleValue(yaml.slice(colon + 1, last));
     if (value === null) return null;
     nested[key] = value;
   }

@@ -13,7 +13,10 @@ const ROUNDS = Number(process.env.SKILLGATE_BENCH_ROUNDS ?? 15);
 /** SKILLGATE_BENCH_ROWS=run (or catalog,list,list20k,run, comma-separated): only those rows, for iterating on one. */
 const ROWS = new Set((process.env.SKILLGATE_BENCH_ROWS ?? "catalog,list,list20k,run").split(","));
 const want = (row: string): boolean => ROWS.has(row);
-/** SKILLGATE_BENCH_BEFORE=<other build>/dist/runtime/cli/main.js: that build's `call RunSkillScript` too, same rounds. */
+/**
+ * SKILLGATE_BENCH_BEFORE=<other build>/dist/runtime/cli/main.js: that build's `call RunSkillScript` and cold `catalog`
+ * too, same rounds (copy dist/ with node_modules beside it, e.g. a symlink, so the copy resolves its packages).
+ */
 const BEFORE = process.env.SKILLGATE_BENCH_BEFORE;
 const temp = tempRoot("skillgate-bench-cli-");
 const dir = temp.dir;
@@ -134,6 +137,8 @@ beforeAll(async () => {
   for (let i = 0; i < 2; i++) {
     if (want("catalog"))
       await spawnPlain([process.execPath, BUILT_MAIN, "catalog", catalogRoot, "--json"], dir, envFor(small));
+    if (want("catalog") && BEFORE !== undefined)
+      await spawnPlain([process.execPath, BEFORE, "catalog", catalogRoot, "--json"], dir, envFor(small));
     if (want("list")) await skillgate(small, "call", "ListSkill");
     if (want("run")) await skillgate(small, "call", "RunSkillScript", RUN_PY);
     if (want("list20k")) await skillgate(large, "call", "ListSkill");
@@ -199,6 +204,11 @@ function report(): void {
       `${ROUNDS} rounds, every variant once per round (interleaved); the ratio is the median of per-round ratios.`,
       `Per-round ratio spread (p10-p90): catalog ${spread("catalog")}, ListSkill ${spread("list")}, ListSkill 20k ${spread("list20k")}, RunSkillScript ${spread("run")}.`,
       `Speed-up of catalog over the Python scan: ${(1 / ratios.median("catalog")).toFixed(1)}x.`,
+      ...(BEFORE === undefined || !want("catalog")
+        ? []
+        : [
+            `catalog of the build ${BEFORE}: median ${samples.median("catalog.before").toFixed(1)} ms, ${ratios.median("catalog.before").toFixed(3)}x the Python scan (${spread("catalog.before")}); this build / that one per round: ${ratios.median("catalog.vs-before").toFixed(3)}x (${spread("catalog.vs-before")}).`,
+          ]),
       ...(BEFORE === undefined || !want("run")
         ? []
         : [
@@ -222,6 +232,13 @@ describe("one-shot CLI processes", () => {
           spawnPlain([process.execPath, BUILT_MAIN, "catalog", catalogRoot, "--json"], dir, env),
         );
         ratios.add("catalog", ours / scan);
+        if (BEFORE !== undefined) {
+          const before = await timed("catalog.before", () =>
+            spawnPlain([process.execPath, BEFORE, "catalog", catalogRoot, "--json"], dir, env),
+          );
+          ratios.add("catalog.before", before / scan);
+          ratios.add("catalog.vs-before", ours / before);
+        }
       }
       if (want("list"))
         ratios.add("list", (await timed("list.ours", () => skillgate(small, "call", "ListSkill"))) / node0);

@@ -8,6 +8,9 @@ import { parseSimpleMapping, parseYamlBlock } from "../../runtime/skills/yaml-bl
 const accepted = [
   "name: my-skill\ndescription: Finds bugs in C code.\n",
   "name: my-skill\r\ndescription: CRLF lines\r\n",
+  "name: my-skill\ndescription: one CRLF line\r\nlicense: MIT\n",
+  "name: x   \r\n   \r\ndescription: trailing spaces, blank lines of spaces\r\n",
+  "name: x\nmetadata:\n  a: b\r\n  c: d\r\n",
   "name: x\ndescription: see http://example.com/a#b and C# code\n",
   "name: x\ndescription: \"quoted: with colon\"\nlicense: 'MIT'\n",
   'name: x\ndescription: d\nmetadata:\n  author: me\n  version: "1.0"\n  skillgate-env: HOME,PATH\n',
@@ -43,6 +46,14 @@ const declined = [
   "just text\n",
   "name: .5\n",
   "name: x:\n",
+  "name: a\rb\n",
+  "name: x\r\r\n",
+  "name: x\ndescription: y\rz\r\n",
+  "name\r: x\n",
+  "  name: x\n",
+  "name: x\n  # comment\n",
+  "name: x\nkey\n",
+  "name: x\nkey  \nother: y:\n",
 ];
 
 describe("parseSimpleMapping", () => {
