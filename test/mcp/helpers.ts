@@ -36,6 +36,34 @@ export async function connectStdio(serveArgs: string[], env: NodeJS.ProcessEnv):
   return { client, stderr: () => log, close: () => client.close() };
 }
 
+/** A test's fixture and what it started: stopped in reverse order after the test, then the fixture removed. */
+function perTestSlot() {
+  let fixture: Fixture | undefined;
+  const stops: Array<() => Promise<void>> = [];
+  afterEach(async () => {
+    for (const stop of stops.splice(0).reverse()) await stop();
+    fixture?.cleanup();
+    fixture = undefined;
+  });
+  return {
+    keep(made: Fixture): Fixture {
+      fixture = made;
+      return made;
+    },
+    onEnd(stop: () => Promise<void>): void {
+      stops.push(stop);
+    },
+  };
+}
+
+const servedArgs = (made: Fixture, extra: string[]) => [
+  "--workspace",
+  made.ws,
+  "--config",
+  made.configFile,
+  ...extra,
+];
+
 export interface ServedPerTest {
   /** Keeps a fixture of the current test, removed after it. */
   keep(fixture: Fixture): Fixture;
@@ -48,25 +76,13 @@ export interface ServedPerTest {
  * (registers the afterEach, so call it at the top of the test file).
  */
 export function servePerTest(): ServedPerTest {
-  let fixture: Fixture | undefined;
-  let connection: StdioConnection | undefined;
-  afterEach(async () => {
-    await connection?.close();
-    connection = undefined;
-    fixture?.cleanup();
-    fixture = undefined;
-  });
+  const slot = perTestSlot();
   return {
-    keep(made) {
-      fixture = made;
-      return made;
-    },
+    keep: slot.keep,
     async serve(made, extra = []) {
-      fixture = made;
-      connection = await connectStdio(
-        ["--workspace", made.ws, "--config", made.configFile, ...extra],
-        made.env,
-      );
+      slot.keep(made);
+      const connection = await connectStdio(servedArgs(made, extra), made.env);
+      slot.onEnd(() => connection.close());
       return connection;
     },
   };
@@ -144,38 +160,26 @@ export interface HttpPerTest {
  * the afterEach, so call it at the top of the test file).
  */
 export function httpPerTest(): HttpPerTest {
-  let fixture: Fixture | undefined;
-  let server: HttpServer | undefined;
-  const clients: Client[] = [];
-  afterEach(async () => {
-    for (const client of clients.splice(0)) await client.close();
-    await server?.stop();
-    server = undefined;
-    fixture?.cleanup();
-    fixture = undefined;
-  });
+  const slot = perTestSlot();
+  const open = new Set<Client>();
+  const close = async (client: Client) => {
+    if (open.delete(client)) await client.close();
+  };
   return {
-    keep(made) {
-      fixture = made;
-      return made;
-    },
+    keep: slot.keep,
     async serve(made, extra = []) {
-      fixture = made;
-      server = await startHttpServer(
-        ["--workspace", made.ws, "--config", made.configFile, ...extra],
-        made.env,
-      );
+      slot.keep(made);
+      const server = await startHttpServer(servedArgs(made, extra), made.env);
+      slot.onEnd(() => server.stop());
       return server;
     },
     async connect(url, headers) {
       const client = await connectHttp(url, headers);
-      clients.push(client);
+      open.add(client);
+      slot.onEnd(() => close(client));
       return client;
     },
-    async close(client) {
-      clients.splice(clients.indexOf(client), 1);
-      await client.close();
-    },
+    close,
   };
 }
 
