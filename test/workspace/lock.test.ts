@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync, statSync, utimesSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -133,6 +133,24 @@ describe("withWorkspaceLock in one process", () => {
     expect(await withWorkspaceLock(paths, () => "first")).toBe("first");
     rmSync(paths.skillgateDir, { recursive: true, force: true });
     expect(await withWorkspaceLock(paths, () => existsSync(paths.lockFile))).toBe(true);
+    expect(existsSync(paths.lockFile)).toBe(false);
+  });
+
+  it("holds a lock file while fn runs and removes it after", async () => {
+    const inside = await withWorkspaceLock(paths, () => statSync(paths.lockFile).isFile());
+    expect({ inside, after: existsSync(paths.lockFile) }).toEqual({ inside: true, after: false });
+  });
+
+  it("a lock folder of an older version excludes this one while fresh, and is taken over once stale", async () => {
+    mkdirSync(paths.lockFile);
+    await expect(
+      withWorkspaceLock(paths, () => "never", { timeoutMs: 300, staleMs: 2_000 }),
+    ).rejects.toMatchObject({ code: "LOCK_TIMEOUT" });
+    const old = new Date(Date.now() - 60_000);
+    utimesSync(paths.lockFile, old, old);
+    expect(await withWorkspaceLock(paths, () => "taken over", { timeoutMs: 5_000, staleMs: 2_000 })).toBe(
+      "taken over",
+    );
     expect(existsSync(paths.lockFile)).toBe(false);
   });
 
