@@ -65,11 +65,11 @@ const pureModulesPlugin = {
 
 /**
  * Node built-ins that a start often does not use (child_process alone pulls in net, dgram and the stream stack,
- * ~6 ms; worker_threads ~5 ms) are loaded on first property access instead of when the importing module
+ * ~6 ms; worker_threads ~5 ms; tty pulls in net and the stream stack, which cli/io.ts avoids for output) are loaded on first property access instead of when the importing module
  * initialises: the bundle sees an object of getters (a forwarding function for a callable module such as
  * assert) over the real module. Calls read the property at call time, so behaviour is the same.
  */
-const LAZY_BUILTINS = ["assert", "child_process", "perf_hooks", "readline", "worker_threads"];
+const LAZY_BUILTINS = ["assert", "child_process", "perf_hooks", "readline", "tty", "worker_threads"];
 const lazyBuiltinsPlugin = {
   name: "skillgate-lazy-builtins",
   setup(context) {

@@ -1,11 +1,12 @@
 // runtime/cli/io.ts: exit codes per error code (same in every verb), error printing, colour only on a TTY, EPIPE.
 import { execFile } from "node:child_process";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
 import { EXIT_FAILED, EXIT_USAGE, exitCodeFor, reportError } from "../../runtime/cli/io.js";
 import { type ErrorCode, SkillgateError } from "../../runtime/errors.js";
+import { BUILT_MAIN, ensureBuilt } from "../bench/built.js";
 import { MAIN, TSX } from "../mcp/helpers.js";
 import { REPO_ROOT } from "../tools/helpers.js";
 import { fixturesForFile, recordingIO, skillgate as runSkillgate } from "./helpers.js";
@@ -136,4 +137,58 @@ describe("closed pipes", () => {
     expect(stdout).toBe(`400 skill(s) in ${root}\nstatus=0\n`);
     expect(stderr).toBe("");
   });
+});
+
+describe("output without the stdio streams", () => {
+  it("the built `call ListSkill` prints its answer through pipes without creating process.stdout or process.stderr (no net, no tty)", async () => {
+    ensureBuilt();
+    const f = fixture();
+    const probe = join(f.dir, "stdio.json");
+    const args = ["call", "ListSkill", "--workspace", f.ws, "--config", f.configFile];
+    const plain = await runProcess(process.execPath, [BUILT_MAIN, ...args], { cwd: REPO_ROOT, env: f.env });
+    expect(plain.code).toBe(0);
+    const probed = await runProcess(
+      process.execPath,
+      ["--require", join(REPO_ROOT, "test", "cli", "stdio-probe.cjs"), BUILT_MAIN, ...args],
+      { cwd: REPO_ROOT, env: { ...f.env, STDIO_PROBE: probe } },
+    );
+    expect(probed).toEqual(plain);
+    expect(probed.stdout).toContain("Found 1 available skills:");
+    expect(JSON.parse(readFileSync(probe, "utf8"))).toEqual([]);
+  }, 600_000);
+
+  it("a non-blocking pipe that fills up (EAGAIN) still gets the whole output, in order, through the stream", async () => {
+    const f = fixture();
+    const root = join(f.dir, "wide");
+    for (let i = 0; i < 300; i++) {
+      const dir = join(root, `skill-${String(i).padStart(3, "0")}`);
+      mkdirSync(dir, { recursive: true });
+      writeFileSync(join(dir, "SKILL.md"), `---\nname: skill-${i}\ndescription: ${"y".repeat(900)}\n---\n`);
+    }
+    const argv = [process.execPath, "--import", "tsx", MAIN, "catalog", root, "--json"];
+    const blocking = await runProcess(argv[0] as string, argv.slice(1), { cwd: REPO_ROOT, env: f.env });
+    expect(blocking.code).toBe(0);
+    expect(blocking.stdout.length).toBeGreaterThan(200_000);
+    // The reader starts only after a pause, so the 64 KiB pipe is full long before the writer is done.
+    const reader = `import fcntl, os, subprocess, sys, time
+r, w = os.pipe()
+fcntl.fcntl(w, fcntl.F_SETFL, fcntl.fcntl(w, fcntl.F_GETFL) | os.O_NONBLOCK)
+child = subprocess.Popen(sys.argv[1:], stdout=w)
+os.close(w)
+time.sleep(1)
+data = b""
+while True:
+    chunk = os.read(r, 65536)
+    if not chunk:
+        break
+    data += chunk
+sys.stdout.buffer.write(data)
+sys.exit(child.wait())
+`;
+    const nonBlocking = await runProcess("python3", ["-c", reader, ...argv], {
+      cwd: REPO_ROOT,
+      env: f.env,
+    });
+    expect(nonBlocking).toEqual(blocking);
+  }, 120_000);
 });
