@@ -14,8 +14,9 @@ const ROUNDS = Number(process.env.SKILLGATE_BENCH_ROUNDS ?? 15);
 const ROWS = new Set((process.env.SKILLGATE_BENCH_ROWS ?? "catalog,list,list20k,run").split(","));
 const want = (row: string): boolean => ROWS.has(row);
 /**
- * SKILLGATE_BENCH_BEFORE=<other build>/dist/runtime/cli/main.js: that build's `call RunSkillScript` and cold `catalog`
- * too, same rounds (copy dist/ with node_modules beside it, e.g. a symlink, so the copy resolves its packages).
+ * SKILLGATE_BENCH_BEFORE=<other build>/dist/runtime/cli/main.js: that build's `call ListSkill`, `call RunSkillScript`
+ * and cold `catalog` too, same rounds (copy dist/ with node_modules beside it, e.g. a symlink, so the copy resolves
+ * its packages).
  */
 const BEFORE = process.env.SKILLGATE_BENCH_BEFORE;
 const temp = tempRoot("skillgate-bench-cli-");
@@ -85,19 +86,9 @@ const skillgate = (bw: BenchWorkspace, ...args: string[]) =>
     bw.dir,
     envFor(bw),
   );
-const skillgateBefore = (bw: BenchWorkspace) =>
+const skillgateBefore = (bw: BenchWorkspace, ...args: string[]) =>
   spawnPlain(
-    [
-      process.execPath,
-      BEFORE as string,
-      "call",
-      "RunSkillScript",
-      RUN_PY,
-      "--workspace",
-      bw.ws,
-      "--config",
-      bw.configFile,
-    ],
+    [process.execPath, BEFORE as string, ...args, "--workspace", bw.ws, "--config", bw.configFile],
     bw.dir,
     envFor(bw),
   );
@@ -124,10 +115,13 @@ beforeAll(async () => {
   }
   small = makeBenchWorkspace();
   await (await small.open()).catalog();
-  if (BEFORE !== undefined && want("run")) {
+  if (BEFORE !== undefined && (want("run") || want("list"))) {
     beforeWs = makeBenchWorkspace();
     await (await beforeWs.open()).catalog();
-    for (let i = 0; i < 2; i++) await skillgateBefore(beforeWs);
+    for (let i = 0; i < 2; i++) {
+      if (want("list")) await skillgateBefore(beforeWs, "call", "ListSkill");
+      if (want("run")) await skillgateBefore(beforeWs, "call", "RunSkillScript", RUN_PY);
+    }
   }
   if (want("list20k")) {
     large = makeBenchWorkspace({ extraSkills: 20_000 });
@@ -209,6 +203,11 @@ function report(): void {
         : [
             `catalog of the build ${BEFORE}: median ${samples.median("catalog.before").toFixed(1)} ms, ${ratios.median("catalog.before").toFixed(3)}x the Python scan (${spread("catalog.before")}); this build / that one per round: ${ratios.median("catalog.vs-before").toFixed(3)}x (${spread("catalog.vs-before")}).`,
           ]),
+      ...(BEFORE === undefined || !want("list")
+        ? []
+        : [
+            `ListSkill of the build ${BEFORE}: median ${samples.median("list.before").toFixed(1)} ms, ${ratios.median("list.before").toFixed(2)}x node -e 0 (${spread("list.before")}); this build / that one per round: ${ratios.median("list.vs-before").toFixed(2)}x (${spread("list.vs-before")}).`,
+          ]),
       ...(BEFORE === undefined || !want("run")
         ? []
         : [
@@ -240,8 +239,16 @@ describe("one-shot CLI processes", () => {
           ratios.add("catalog.vs-before", ours / before);
         }
       }
-      if (want("list"))
-        ratios.add("list", (await timed("list.ours", () => skillgate(small, "call", "ListSkill"))) / node0);
+      if (want("list")) {
+        const ours = await timed("list.ours", () => skillgate(small, "call", "ListSkill"));
+        ratios.add("list", ours / node0);
+        if (beforeWs !== undefined) {
+          const other = beforeWs;
+          const before = await timed("list.before", () => skillgateBefore(other, "call", "ListSkill"));
+          ratios.add("list.before", before / node0);
+          ratios.add("list.vs-before", ours / before);
+        }
+      }
       if (want("list20k"))
         ratios.add(
           "list20k",
@@ -257,7 +264,9 @@ describe("one-shot CLI processes", () => {
         );
         if (beforeWs !== undefined) {
           const other = beforeWs;
-          const before = await timed("run.before", () => skillgateBefore(other));
+          const before = await timed("run.before", () =>
+            skillgateBefore(other, "call", "RunSkillScript", RUN_PY),
+          );
           ratios.add("run.before", before / py);
           ratios.add("run.vs-before", (samples.get("run.ours").at(-1) as number) / before);
         }
