@@ -8,6 +8,7 @@ import { EXIT_FAILED, EXIT_USAGE, exitCodeFor, reportError } from "../../runtime
 import { type ErrorCode, SkillgateError } from "../../runtime/errors.js";
 import { BUILT_MAIN, ensureBuilt } from "../bench/built.js";
 import { MAIN, TSX } from "../mcp/helpers.js";
+import { runProcess } from "../support/process.js";
 import { REPO_ROOT } from "../tools/helpers.js";
 import { fixturesForFile, recordingIO, skillgate as runSkillgate } from "./helpers.js";
 
