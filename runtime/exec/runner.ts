@@ -1,9 +1,19 @@
 // Resolves the runner executable of a skill script: skill mapping → pack mapping by extension → built-ins.
-import { accessSync, constants, readFileSync, realpathSync, statSync } from "node:fs";
+import {
+  accessSync,
+  closeSync,
+  constants,
+  fstatSync,
+  openSync,
+  readFileSync,
+  realpathSync,
+  statSync,
+} from "node:fs";
 import { readFile, realpath } from "node:fs/promises";
 import { basename, delimiter, dirname, extname, isAbsolute, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { SkillgateError } from "../errors.js";
+import { pyenvRoot, pyenvVersions } from "./pyenv-version.js";
 
 export interface RunnerResolution {
   /** Absolute path of the executable that runs the script (pyenv shims resolved to the real interpreter). */
@@ -18,6 +28,8 @@ export interface ResolveRunnerInput {
   skillsRoot: string;
   /** PATH to search (defaults to process.env.PATH). */
   path?: string;
+  /** The run's working folder (the workspace): pyenv's nearest .python-version is looked up from here. */
+  cwd?: string;
 }
 
 const BUILT_IN_RUNNERS: Record<string, string> = { ".py": "python3", ".sh": "bash", ".bash": "bash" };
@@ -91,62 +103,38 @@ export function resolveShim(
   env: NodeJS.ProcessEnv = process.env,
   cwd = process.cwd(),
 ): string {
-  const key = `${executable}\0${cwd}\0${env.PYENV_VERSION ?? ""}\0${env.PYENV_ROOT ?? ""}\0${env.HOME ?? ""}`;
+  if (basename(dirname(executable)) !== "shims") return executable;
+  const root = pyenvRoot(env);
+  if (root === null) return executable;
+  // The selected versions are read on every call (a few opens): the workspace's .python-version may change.
+  const versions = pyenvVersions(root, env, cwd);
+  const key = `${executable}\0${root}\0${versions.join("\0")}\0${env.PATH ?? ""}`;
   const known = shimCache.get(key);
   if (known !== undefined) return known;
-  const real = resolveShimUncached(executable, env, cwd);
+  const real = resolveShimUncached(executable, env, root, versions);
   shimCache.set(key, real);
   return real;
 }
 
-/** The answer depends on the executable, PYENV_VERSION, PYENV_ROOT (or HOME) and the folder's .python-version. */
+/** The answer depends on the executable, the real pyenv root, the selected versions and (for "system") PATH. */
 const shimCache = new Map<string, string>();
 
-function pyenvRoot(env: NodeJS.ProcessEnv): string | null {
-  const root = env.PYENV_ROOT ?? (env.HOME ? join(env.HOME, ".pyenv") : null);
-  if (root === null) return null;
-  try {
-    return realpathSync(root);
-  } catch {
-    return null;
-  }
-}
-
-/** pyenv's version selection: PYENV_VERSION, the nearest .python-version, then <root>/version. */
-function pyenvVersions(root: string, env: NodeJS.ProcessEnv, cwd: string): string[] {
-  const read = (file: string): string[] | null => {
-    try {
-      return readFileSync(file, "utf8")
-        .split(/\s+/)
-        .filter((word) => word.length > 0 && !word.startsWith("#"));
-    } catch {
-      return null;
-    }
-  };
-  if (env.PYENV_VERSION) return env.PYENV_VERSION.split(":").filter((word) => word.length > 0);
-  let dir = cwd;
-  for (;;) {
-    const found = read(join(dir, ".python-version"));
-    if (found) return found;
-    if (dirname(dir) === dir) break;
-    dir = dirname(dir);
-  }
-  return read(join(root, "version")) ?? ["system"];
-}
-
-function resolveShimUncached(executable: string, env: NodeJS.ProcessEnv, cwd: string): string {
+function resolveShimUncached(
+  executable: string,
+  env: NodeJS.ProcessEnv,
+  root: string,
+  versions: string[],
+): string {
   const dir = dirname(executable);
-  if (basename(dir) !== "shims") return executable;
-  const root = pyenvRoot(env);
   let shimRoot: string;
   try {
     shimRoot = realpathSync(dirname(dir));
   } catch {
     return executable;
   }
-  if (root === null || shimRoot !== root) return executable;
+  if (shimRoot !== root) return executable;
   const name = basename(executable);
-  for (const version of pyenvVersions(root, env, cwd)) {
+  for (const version of versions) {
     if (version === "system") {
       const path = (env.PATH ?? "")
         .split(delimiter)
@@ -281,5 +269,5 @@ export async function resolveRunner(input: ResolveRunnerInput): Promise<RunnerRe
       { script, runner: name, source },
     );
   }
-  return { runner: await realpath(resolveShim(found)), source };
+  return { runner: await realpath(resolveShim(found, process.env, input.cwd ?? process.cwd())), source };
 }

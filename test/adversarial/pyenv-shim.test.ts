@@ -1,6 +1,6 @@
 // pyenv shims through RunSkillScript: resolved in process under the real PYENV_ROOT only; nothing a skill plants runs on the host.
 import { execFileSync } from "node:child_process";
-import { chmodSync, existsSync, mkdirSync, realpathSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { survivors } from "../support/host-probes.js";
@@ -128,6 +128,23 @@ describe.sequential("pyenv shims resolved by the runner", () => {
     expect(run.status).toBe("ok");
     expect(run.argv[0]).toBe(realpathSync(join(realRoot, "versions", "3.98.1", "bin", "python3")));
     expect(run.output).toBe("python 3.98.1\nhello from python\n");
+  });
+
+  it("the workspace's .python-version picks the version, as pyenv run in the workspace (the script's cwd) would", async () => {
+    executable(
+      join(realRoot, "versions", "3.98.1", "bin", "python3"),
+      '#!/bin/sh\necho "python 3.98.1"\nexec /usr/bin/python3 "$@"\n',
+    );
+    onPath(join(realRoot, "shims"));
+    writeFileSync(join(bed.ws, ".python-version"), "3.98.1\n");
+    try {
+      const run = record(await bed.run("py", "hello.py"));
+      expect(run.status).toBe("ok");
+      expect(run.argv[0]).toBe(realpathSync(join(realRoot, "versions", "3.98.1", "bin", "python3")));
+      expect(run.output).toBe("python 3.98.1\nhello from python\n");
+    } finally {
+      rmSync(join(bed.ws, ".python-version"));
+    }
   });
 
   it("a PYENV_VERSION that is a path never leads out of versions/: the shim itself runs, in the sandbox", async () => {

@@ -148,6 +148,7 @@ export async function prepareCommand(
       scriptPath,
       skillDir: skill.dir,
       skillsRoot: session.paths.skillsDir,
+      cwd: session.paths.root,
     });
     return { ok: true, command: { index, skill, script, scriptPath, args, runner, runnerSource: source } };
   } catch (error) {
