@@ -24,3 +24,14 @@ export async function runProcess(
     return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
   }
 }
+
+/**
+ * stdio for a child that gets descriptor `fd` at each number in `at`, without close-on-exec: what an agent host or
+ * job runner that leaks a descriptor hands to skillgate. (Node marks low inherited numbers close-on-exec at its own
+ * start, high ones it keeps, so tests hand high numbers.)
+ */
+export function handingDescriptor(fd: number, at: number[]): Array<"ignore" | "pipe" | "inherit" | number> {
+  const stdio: Array<"ignore" | "pipe" | "inherit" | number> = ["ignore", "pipe", "pipe"];
+  for (let n = 3; n <= Math.max(...at); n++) stdio.push(at.includes(n) ? fd : "ignore");
+  return stdio;
+}

@@ -2,6 +2,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import type { Writable } from "node:stream";
 import type { PidsCgroup } from "../cgroup.js";
+import { coverInherited } from "./inherited-fds.js";
 
 export interface SpawnInput {
   argv: string[];
@@ -45,9 +46,7 @@ export function spawnRun(input: SpawnInput): Spawned {
       env: input.env,
       // A new session and process group: without a cgroup the tree is killed with kill(-pgid).
       detached: true,
-      stdio: [...base, ...extra.map((fd) => (typeof fd === "number" ? fd : "pipe"))] as Array<
-        "ignore" | "pipe" | number
-      >,
+      stdio: withInheritedCovered([...base, ...extra.map((fd) => (typeof fd === "number" ? fd : "pipe"))]),
     });
     extra.forEach((fd, index) => {
       if (typeof fd === "number" || fd === "socket") return;
@@ -71,4 +70,9 @@ export function spawnRun(input: SpawnInput): Spawned {
     child.once("exit", (code, signal) => resolve({ code, signal }));
   });
   return { child, exited, bornInCgroup };
+}
+
+/** Our stdio entries, then /dev/null over every descriptor above them that the child would otherwise inherit. */
+function withInheritedCovered(entries: Array<string | number>): Array<"ignore" | "pipe" | number> {
+  return [...entries, ...coverInherited(entries.length)] as Array<"ignore" | "pipe" | number>;
 }
