@@ -8,7 +8,7 @@
 // and only forward: a mark already at or past H (another process's synced commit) is left alone. Anything else
 // aborts the staged files and the caller falls back to a synced commit under the lock, which loads and checks all.
 import type { WorkspacePaths } from "../contracts/index.js";
-import type { StagedFile } from "../workspace/index.js";
+import { outsideHeldLocks, type StagedFile } from "../workspace/index.js";
 import type { Head } from "./fold.js";
 import type { HeadMark } from "./head-mark.js";
 import type { LedgerKeys } from "./keys.js";
@@ -98,4 +98,13 @@ export async function flushOutsideLock(host: FlushHost): Promise<FlushOutcome> {
     await abortAll();
     return { done: false };
   }
+}
+
+/**
+ * Hands `flush` to `schedule` from a flow that holds no lock. The commit that defers a record schedules its flush
+ * while holding the lock, and timers keep the async context they were made in: the flush, run after that hold
+ * ended, would otherwise count as holding it and rename (or fall back to a commit) with no lock at all.
+ */
+export function scheduleUnlocked(schedule: (flush: () => void) => void, flush: () => void): void {
+  outsideHeldLocks(() => schedule(flush));
 }

@@ -21,7 +21,7 @@ import { mkdir, readFile } from "node:fs/promises";
 import type { WorkspacePaths } from "../contracts/index.js";
 import { isSkillgateError, SkillgateError } from "../errors.js";
 import { ioError, stageFileAtomic, withWorkspaceLock, writeFileAtomic } from "../workspace/index.js";
-import { flushOutsideLock } from "./flush.js";
+import { flushOutsideLock, scheduleUnlocked } from "./flush.js";
 import { adoptCountersignMessage, type ChainVerdict, type Head, verifyChain } from "./fold.js";
 import {
   type BodiesRun,
@@ -182,7 +182,7 @@ export class EvidenceLedger {
     if (this.flushing) return;
     const schedule = this.deps.scheduleFlush ?? ((flush: () => void) => setImmediate(flush));
     this.flushing = new Promise<void>((resolve) => {
-      schedule(() => {
+      scheduleUnlocked(schedule, () => {
         // A failed flush leaves the records unsynced: the next synced commit retries and reports the error.
         this.flushOnce()
           .catch(() => undefined)

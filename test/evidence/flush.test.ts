@@ -11,7 +11,7 @@ import {
   LEDGER_WAIT_CHANNEL,
   type LedgerRecord,
 } from "../../runtime/evidence/index.js";
-import { LOCK_HELD_CHANNEL, withWorkspaceLock } from "../../runtime/workspace/index.js";
+import { holdsWorkspaceLock, LOCK_HELD_CHANNEL, withWorkspaceLock } from "../../runtime/workspace/index.js";
 import { type LedgerFixture, makeLedger } from "./helpers.js";
 
 let fx: LedgerFixture;
@@ -169,5 +169,35 @@ describe("flush of deferred records", () => {
     const fresh = await fx.ledger().read();
     expect({ runs: fresh.state.runs, warnings: fresh.warnings }).toEqual({ runs: 3, warnings: [] });
     expect((await ledger.read()).state).toEqual(fresh.state);
+  });
+
+  it("the default background flush takes the lock itself: scheduled from inside a commit's hold, it does not inherit that hold", async () => {
+    // The commit that defers a record schedules the flush while it holds the lock; the flush runs after that hold
+    // ended, so it must take the lock again (a flow that still counted as holding it would rename unlocked).
+    const asked: boolean[] = [];
+    const ledger = new EvidenceLedger(fx.paths, {
+      home: fx.home,
+      checkpointEvery: 1,
+      lock: <T>(paths: WorkspacePaths, fn: () => Promise<T>) => {
+        asked.push(holdsWorkspaceLock(paths.lockFile));
+        return withWorkspaceLock(paths, fn);
+      },
+    });
+    await ledger.transact(() => ({ records: [runRecord(0)], result: undefined }));
+    let holds = 0;
+    const count = () => {
+      holds += 1;
+    };
+    subscribe(LOCK_HELD_CHANNEL, count);
+    try {
+      await ledger.transact(() => ({ records: [runRecord(1)], result: undefined }), lazy);
+      await vi.waitFor(() => expect(markSeq()).toBe(lastSeq()));
+      await ledger.flush();
+    } finally {
+      unsubscribe(LOCK_HELD_CHANNEL, count);
+    }
+    // The deferred commit's hold, then the flush's own.
+    expect({ holds, asked }).toEqual({ holds: 2, asked: [false, false, false] });
+    expect(checkpointSeq()).toBe(lastSeq());
   });
 });
