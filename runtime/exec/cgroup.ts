@@ -1,15 +1,8 @@
 // A per-run cgroup (root only): pids caps processes+threads (RLIMIT_NPROC ignores root) and finds every process to kill; memory counts all memory.
-import {
-  existsSync,
-  mkdirSync,
-  readdirSync,
-  readFileSync,
-  rmdirSync,
-  statSync,
-  writeFileSync,
-} from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { writeFile as writeFileAsync } from "node:fs/promises";
 import { join } from "node:path";
+import { ownLive, rmdirQuiet, sweepStale } from "./cgroup-sweep.js";
 
 export interface PidsCgroup {
   dir: string;
@@ -142,6 +135,7 @@ export function createPidsCgroup(
   const dir = join(parent, runId);
   try {
     mkdirSync(dir, { recursive: true });
+    ownLive.add(dir);
   } catch (error) {
     return { reason: `cannot create ${dir}: ${error instanceof Error ? error.message : String(error)}` };
   }
@@ -151,6 +145,11 @@ export function createPidsCgroup(
   }
   const memoryDir = memoryBytes === undefined ? null : makeMemoryCgroup(root, runId, dir, memoryBytes);
   const separateMemory = memoryDir !== null && memoryDir !== dir;
+  if (separateMemory) ownLive.add(memoryDir);
+  const forget = (): void => {
+    ownLive.delete(dir);
+    if (memoryDir !== null) ownLive.delete(memoryDir);
+  };
   const members = (): number[] => {
     try {
       return (
@@ -213,12 +212,14 @@ export function createPidsCgroup(
         writeFile(join(dir, "pids.max"), "0");
       },
       destroy(): void {
+        forget();
         writeFile(join(dir, "pids.max"), "0");
         for (let round = 0; round < 200; round++) if (!killMembers()) break;
         removeWhenEmpty(dir, 50);
         if (separateMemory) removeWhenEmpty(memoryDir, 50);
       },
       release(patienceMs = 0): Promise<void> {
+        forget();
         writeFile(join(dir, "pids.max"), "0");
         const removed = (): boolean =>
           !killMembers() && rmdirQuiet(dir) && (!separateMemory || rmdirQuiet(memoryDir));
@@ -269,26 +270,4 @@ function removeWhenEmpty(dir: string, attemptsLeft: number, spins = 10): void {
   }
   if (rmdirQuiet(dir) || attemptsLeft <= 0) return;
   setTimeout(() => removeWhenEmpty(dir, attemptsLeft - 1, 0), 100).unref();
-}
-
-/** Removes empty run folders left by a process that died before cleaning up (rmdir fails on busy ones). */
-function sweepStale(parent: string): void {
-  try {
-    for (const name of readdirSync(parent)) {
-      const dir = join(parent, name);
-      // Only old folders: a young empty one may belong to a concurrent run that is about to add its process.
-      if (name.startsWith("sg-") && statSync(dir).mtimeMs < Date.now() - 60_000) rmdirQuiet(dir);
-    }
-  } catch {
-    // nothing to sweep
-  }
-}
-
-function rmdirQuiet(dir: string): boolean {
-  try {
-    rmdirSync(dir);
-    return true;
-  } catch {
-    return !existsSync(dir);
-  }
 }
