@@ -1,13 +1,16 @@
 // A sandbox prepared ahead of its run: bwrap spawned with the run's exact argv, held on its block fd, its pids already in the run's cgroup.
+
+import type { ChildProcess } from "node:child_process";
 import { randomUUID } from "node:crypto";
-import { statSync } from "node:fs";
 import type { Socket } from "node:net";
+import { setTimeout as delay } from "node:timers/promises";
 import type { PidsCgroup } from "../cgroup.js";
 import { planRun } from "../plan/plan.js";
 import { type Prepared, prepareRun } from "../prepare/prepare.js";
 import { type Spawned, spawnRun } from "../spawn/spawn.js";
 import { holdSandbox } from "../supervise/handshake.js";
 import type { RunRequest } from "../types.js";
+import { bindSources, readBoundView } from "./bound-view.js";
 import { launcherArgv, launcherUp, releaseLauncher } from "./launcher.js";
 
 export interface HeldSandbox {
@@ -20,6 +23,8 @@ export interface HeldSandbox {
   /** The limits the cgroup was made for. */
   maxProcesses: number;
   memoryBytes: number;
+  /** bwrap's child (pid 1 of the sandbox), already past its mounts and waiting on the block fd. */
+  innerPid: number;
   /** dev:ino:birth time of every host path the argv binds, as they were when bwrap mounted them. */
   sources: Map<string, string>;
   cgroup: PidsCgroup;
@@ -36,25 +41,6 @@ export interface HoldDeps {
   platform: NodeJS.Platform;
   hostEnv: NodeJS.ProcessEnv;
   cgroupRoot?: string;
-}
-
-const BIND_FLAGS = new Set(["--bind", "--ro-bind", "--dev-bind", "--bind-try", "--ro-bind-try"]);
-
-/** Identity (device, inode, birth time) of every bind source in `argv`: a path replaced since would bind something else. */
-export function bindSources(argv: string[]): Map<string, string> {
-  const sources = new Map<string, string>();
-  argv.forEach((arg, index) => {
-    const source = argv[index + 1];
-    if (!BIND_FLAGS.has(arg) || source === undefined || sources.has(source)) return;
-    try {
-      // Birth time too: a folder removed and made again often gets the same inode number at once (ext4).
-      const info = statSync(source, { bigint: true });
-      sources.set(source, `${info.dev}:${info.ino}:${info.birthtimeNs}`);
-    } catch {
-      sources.set(source, "missing");
-    }
-  });
-  return sources;
 }
 
 function streams(spawned: Spawned): Socket[] {
@@ -87,7 +73,6 @@ export async function holdSandboxFor(req: RunRequest, deps: HoldDeps): Promise<H
     await prepared.scratch.remove();
     return null;
   }
-  const sources = bindSources(prepared.argv);
   // The .ts fast path: node starts now as well, in the launcher, and imports the entry when the run is released.
   const goFd = 5 + buffers.length;
   const launched =
@@ -126,8 +111,14 @@ export async function holdSandboxFor(req: RunRequest, deps: HoldDeps): Promise<H
       await launcherUp(socket, spawned.exited);
       release = () => releaseLauncher(socket);
     }
+    const sources = await mountedSources(prepared.argv, held.innerPid, spawned.child);
+    if (sources === null) {
+      discard();
+      return null;
+    }
     return {
       runId,
+      innerPid: held.innerPid,
       argv: prepared.argv,
       spawnEnv: prepared.spawnEnv,
       cwd: req.cwd,
@@ -153,6 +144,30 @@ export async function holdSandboxFor(req: RunRequest, deps: HoldDeps): Promise<H
     return null;
   } finally {
     await prepared.scratch.remove();
+  }
+}
+
+/** Longest bwrap may take to mount everything after it reported its child (a loaded machine); then no hold. */
+const MOUNT_PATIENCE_MS = 10_000;
+
+/**
+ * The identities of the argv's bind sources, read once bwrap has mounted them all (it reports its child's pid
+ * before it mounts, and waits on the block fd only after): recorded earlier, a path swapped while bwrap mounted
+ * it would pass for the one bound. Null when the sandbox shows another file than the host path (swapped meanwhile),
+ * bwrap exited, or its mounts cannot be seen.
+ */
+async function mountedSources(
+  argv: string[],
+  innerPid: number,
+  child: ChildProcess,
+): Promise<Map<string, string> | null> {
+  const deadline = Date.now() + MOUNT_PATIENCE_MS;
+  for (let wait = 1; ; wait = Math.min(wait * 2, 20)) {
+    const view = readBoundView(argv, `/proc/${innerPid}/root`);
+    if (view.state === "mounted") return view.sources;
+    if (view.state === "differs" || child.exitCode !== null || child.signalCode !== null) return null;
+    if (Date.now() > deadline) return null;
+    await delay(wait, undefined, { ref: false });
   }
 }
 

@@ -1,15 +1,11 @@
 // runtime/exec/prepared/held.ts (root, real bwrap): a sandbox made ahead and held before its command, the identity of what it bound, and why a run cannot take it.
-import { existsSync, mkdirSync, rmSync, statSync } from "node:fs";
+import { existsSync, mkdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { planRun } from "../../../runtime/exec/plan/plan.js";
 import { type Prepared, prepareRun } from "../../../runtime/exec/prepare/prepare.js";
-import {
-  bindSources,
-  type HeldSandbox,
-  holdSandboxFor,
-  mismatch,
-} from "../../../runtime/exec/prepared/held.js";
+import { identityOf } from "../../../runtime/exec/prepared/bound-view.js";
+import { type HeldSandbox, holdSandboxFor, mismatch } from "../../../runtime/exec/prepared/held.js";
 import type { RunRequest } from "../../../runtime/exec/types.js";
 import { makeHarness } from "../harness.js";
 
@@ -47,46 +43,6 @@ async function held(req: RunRequest): Promise<HeldSandbox> {
   return made;
 }
 
-describe("bindSources", () => {
-  it("records device, inode and birth time of each bind source once, and 'missing' for an absent one", () => {
-    const dir = join(h.root, "bound");
-    mkdirSync(dir);
-    const info = statSync(dir, { bigint: true });
-    expect(
-      bindSources([
-        "bwrap",
-        "--bind",
-        dir,
-        dir,
-        "--ro-bind",
-        dir,
-        "/x",
-        "--ro-bind-try",
-        "/nonexistent/s",
-        "/y",
-        "--tmpfs",
-        "/tmp",
-        "--",
-        "ls",
-      ]),
-    ).toEqual(
-      new Map([
-        [dir, `${info.dev}:${info.ino}:${info.birthtimeNs}`],
-        ["/nonexistent/s", "missing"],
-      ]),
-    );
-  });
-
-  it("tells a folder made again at the same path from the one that was bound", () => {
-    const dir = join(h.root, "again");
-    mkdirSync(dir);
-    const before = bindSources(["--bind", dir, dir]).get(dir);
-    rmSync(dir, { recursive: true });
-    mkdirSync(dir);
-    expect(bindSources(["--bind", dir, dir]).get(dir)).not.toBe(before);
-  });
-});
-
 describe("holdSandboxFor", () => {
   it("holds bwrap before the command, both its pids in the run's cgroup; go() runs the command", async () => {
     const req = await request();
@@ -105,6 +61,28 @@ describe("holdSandboxFor", () => {
       await sandbox.end(5_000);
     }
     expect(existsSync(sandbox.cgroup.dir)).toBe(false);
+  });
+
+  it("counts as held only once bwrap has mounted everything, and records what it mounted", async () => {
+    // bwrap reports its child before it mounts; 300 binds make that window wide enough to land in every time.
+    const many = Array.from({ length: 300 }, (_, index) => join(h.root, "many", `d${index}`));
+    for (const dir of many) mkdirSync(dir, { recursive: true });
+    const req = await request({ readOnlyPaths: many });
+    const sandbox = await held(req);
+    try {
+      const root = `/proc/${sandbox.innerPid}/root`;
+      const unmounted = many.filter((dir) => identityOf(`${root}${dir}`) !== identityOf(dir));
+      expect(unmounted).toEqual([]);
+      expect(sandbox.sources.get(many[299] as string)).toBe(identityOf(many[299] as string));
+      // Removed now, the folder is one bwrap has bound: the sandbox lives on, and the run is told why it cannot take it.
+      rmSync(many[299] as string, { recursive: true });
+      mkdirSync(many[299] as string);
+      const again = await prepareFor(sandbox, req);
+      expect(mismatch(sandbox, again, req)).toBe(`${many[299]} changed since it was bound`);
+      await settle(again);
+    } finally {
+      sandbox.discard();
+    }
   });
 
   it("prepares nothing for runs that cannot be held: level 1, a network grant", async () => {
