@@ -195,6 +195,17 @@ const oneToolPlugin = (tool) => ({
         ? { path: tool, namespace: "one-tool-barrel" }
         : undefined,
     );
+    // Only `call` runs from this bundle (the launcher picks it for `call <Tool>`, and commandsFor loads the named verb
+    // alone), so the other verbs (the MCP server and HTTP stack behind `serve`, scan, export...) are left out.
+    context.onResolve({ filter: /^\.\/[a-z-]+\.js$/ }, (args) =>
+      args.importer === join(repo, "runtime", "cli", "commands", "index.ts") && args.path !== "./call.js"
+        ? { path: args.path, namespace: "one-tool-absent-verb" }
+        : undefined,
+    );
+    context.onLoad({ filter: /.*/, namespace: "one-tool-absent-verb" }, (args) => ({
+      contents: `export function register() { throw new Error(${JSON.stringify(`verb module ${args.path} is not in the one-tool bundle of ${tool} (scripts/bundle-cli.mjs)`)}); }\n`,
+      loader: "js",
+    }));
     context.onLoad({ filter: /.*/, namespace: "one-tool-list" }, () => ({
       contents: `import { ${name} } from ${JSON.stringify(join(toolsDir, file))};\nexport const ALL_TOOLS = [${name}];\n`,
       loader: "ts",
