@@ -10,6 +10,7 @@ export {
   LOCK_HELD_CHANNEL,
   LOCK_WAIT_CHANNEL,
   outsideHeldLocks,
+  warmWorkspaceLock,
   withWorkspaceLock,
 } from "./lock.js";
 export type { CopyManifest, ManifestEntry } from "./manifest.js";

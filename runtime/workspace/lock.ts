@@ -135,6 +135,15 @@ export function outsideHeldLocks<T>(fn: () => T): T {
   return heldInContext.exit(fn);
 }
 
+/**
+ * Does now what the first lock of this process would do first (load proper-lockfile, which the bundles load on first
+ * use; turn on the async context's hooks): `skillgate call` runs it while a run's child works. Nothing else changes.
+ */
+export function warmWorkspaceLock(): void {
+  void lockfile.lock;
+  heldInContext.run(new Set(), () => undefined);
+}
+
 /** Waits for the in-process queue, giving up at the deadline. */
 async function waitForTurn(previous: Promise<unknown>, deadline: number): Promise<boolean> {
   let timer: NodeJS.Timeout | undefined;

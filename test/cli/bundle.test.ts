@@ -106,6 +106,24 @@ describe("built CLI", () => {
     expect(readFileSync(probe, "utf8").split("\n").slice(1, 3)).toEqual(["false", "true"]);
   });
 
+  it("loads the lock code of a RunSkillScript call while the script's child runs, not after it exits", async () => {
+    const probe = join(fixture.dir, "lock-warm.txt");
+    const preload = ["--require", join(REPO_ROOT, "test", "cli", "lock-warm-probe.cjs"), BUILT_MAIN];
+    const call = JSON.stringify({ commands: [[GATE_SKILL, "make_report.py", "--title Warm"]] });
+    const run = await runProcess(process.execPath, [...preload, "call", "RunSkillScript", call, ...ws()], {
+      cwd: REPO_ROOT,
+      env: { ...fixture.env, LOCK_WARM_PROBE: probe },
+    });
+    expect(run.code).toBe(0);
+    const exits = readFileSync(probe, "utf8")
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line) as { argv: string[]; lockCode: boolean });
+    const script = exits.filter((exit) => exit.argv.some((arg) => arg.includes("make_report.py")));
+    expect(script).toHaveLength(1);
+    expect(script[0]?.lockCode).toBe(true);
+  });
+
   it("keeps one V8 code cache per verb (per tool for call) next to the bundle; catalog, call ListSkill and call RunSkillScript run from bundles of their own; catalog loads no yaml, zod or ajv compiler", async () => {
     expect((await cli("built", ["call", "ListSkill", ...ws()])).code).toBe(0);
     const record = join(fixture.dir, "loads.txt");

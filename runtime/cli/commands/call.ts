@@ -9,6 +9,7 @@ import {
   type SessionFlags,
   sessionOptionsFrom,
 } from "../session-options.js";
+import { warmWhileAChildRuns } from "../warm-while-child.js";
 
 function parseArgs(text: string | undefined): unknown {
   if (text === undefined || text.trim() === "") return {};
@@ -62,7 +63,14 @@ export function register(program: Command, io: CliIO): void {
           durability: "inline",
           onProgress: initProgressPrinter((text) => io.err(io.colour("dim", text))),
         });
-        result = await callTool(session, tool, args);
+        // The lock this call takes after its run loads while the run's child works, not after it.
+        const { warmWorkspaceLock } = await import("../../workspace/index.js");
+        const stopWarming = warmWhileAChildRuns(warmWorkspaceLock);
+        try {
+          result = await callTool(session, tool, args);
+        } finally {
+          stopWarming();
+        }
       }
       // An unknown tool is a usage error of this command line (exit 2), not failed work of a tool.
       if (result.isError && result.code === "USAGE") {
