@@ -6,20 +6,23 @@ import { type WorkspacePaths, workspacePaths } from "../contracts/index.js";
 import { SkillgateError } from "../errors.js";
 import { writeFileAtomic } from "../workspace/index.js";
 
-export const ServerRecordSchema = z.object({
-  version: z.literal(1),
-  /** "authority": a separate OS user holds the key and the state folder; "socket": same-user server on a socket. */
-  mode: z.enum(["authority", "socket"]),
-  socket: z.string().min(1),
-  workspace: z.string(),
-  uid: z.number().int(),
-  user: z.string(),
-  pid: z.number().int(),
-  started_at: z.string(),
-  /** Streamable HTTP URL when the server also listens there (the token is never recorded). */
-  http: z.string().nullable(),
-});
-export type ServerRecord = z.infer<typeof ServerRecordSchema>;
+/** Built on first use: a local call finds no record and never parses one. */
+const buildServerRecordSchema = () =>
+  z.object({
+    version: z.literal(1),
+    /** "authority": a separate OS user holds the key and the state folder; "socket": same-user server on a socket. */
+    mode: z.enum(["authority", "socket"]),
+    socket: z.string().min(1),
+    workspace: z.string(),
+    uid: z.number().int(),
+    user: z.string(),
+    pid: z.number().int(),
+    started_at: z.string(),
+    /** Streamable HTTP URL when the server also listens there (the token is never recorded). */
+    http: z.string().nullable(),
+  });
+let serverRecordSchema: ReturnType<typeof buildServerRecordSchema> | undefined;
+export type ServerRecord = z.infer<ReturnType<typeof buildServerRecordSchema>>;
 
 export function serverRecordFile(paths: Pick<WorkspacePaths, "skillgateDir">): string {
   return join(paths.skillgateDir, "server.json");
@@ -46,7 +49,8 @@ export async function readServerRecord(workspace: string): Promise<ServerRecord 
   }
   let parsed: ServerRecord;
   try {
-    parsed = ServerRecordSchema.parse(JSON.parse(text));
+    serverRecordSchema ??= buildServerRecordSchema();
+    parsed = serverRecordSchema.parse(JSON.parse(text));
   } catch (error) {
     throw new SkillgateError(
       "AUTHORITY_UNREACHABLE",

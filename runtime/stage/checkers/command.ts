@@ -3,23 +3,29 @@ import { z } from "zod";
 import { displayPath, resolveArgPath } from "./files.js";
 import type { CheckerKind } from "./types.js";
 
-const Args = z
-  .object({
-    argv: z
-      .array(z.string())
-      .min(1)
-      .refine((a) => a.length === 0 || (a[0] ?? "").length > 0, { message: "argv[0] must be a program" }),
-    cwd: z.string().min(1).optional(),
-    expect_exit: z.number().int().default(0),
-    timeout_seconds: z.number().positive().max(3600).default(60),
-  })
-  .strict();
+/** Built on first use: an engine start checks the args of the kinds its workflow names only. */
+const buildArgs = () =>
+  z
+    .object({
+      argv: z
+        .array(z.string())
+        .min(1)
+        .refine((a) => a.length === 0 || (a[0] ?? "").length > 0, { message: "argv[0] must be a program" }),
+      cwd: z.string().min(1).optional(),
+      expect_exit: z.number().int().default(0),
+      timeout_seconds: z.number().positive().max(3600).default(60),
+    })
+    .strict();
+let builtArgs: ReturnType<typeof buildArgs> | undefined;
 
 const OUTPUT_TAIL_LINES = 40;
 
-export const command: CheckerKind<z.infer<typeof Args>> = {
+export const command: CheckerKind<z.infer<ReturnType<typeof buildArgs>>> = {
   kind: "command",
-  args: Args,
+  get args() {
+    builtArgs ??= buildArgs();
+    return builtArgs;
+  },
   async run(args, ctx) {
     const cwd = args.cwd ? resolveArgPath(args.cwd, ctx) : ctx.workspace;
     const shown = `\`${args.argv.join(" ")}\``;

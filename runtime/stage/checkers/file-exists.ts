@@ -4,19 +4,25 @@ import { listWorkspaceDir, statWorkspacePath } from "../../workspace/index.js";
 import { displayPath, fileProblem, resolveArgPath } from "./files.js";
 import type { CheckerKind } from "./types.js";
 
-const Args = z
-  .object({
-    path: z.string().min(1).optional(),
-    paths: z.array(z.string().min(1)).min(1).optional(),
-  })
-  .strict()
-  .refine((a) => (a.path === undefined) !== (a.paths === undefined), {
-    message: "give exactly one of path or paths",
-  });
+/** Built on first use: an engine start checks the args of the kinds its workflow names only. */
+const buildArgs = () =>
+  z
+    .object({
+      path: z.string().min(1).optional(),
+      paths: z.array(z.string().min(1)).min(1).optional(),
+    })
+    .strict()
+    .refine((a) => (a.path === undefined) !== (a.paths === undefined), {
+      message: "give exactly one of path or paths",
+    });
+let builtArgs: ReturnType<typeof buildArgs> | undefined;
 
-export const fileExists: CheckerKind<z.infer<typeof Args>> = {
+export const fileExists: CheckerKind<z.infer<ReturnType<typeof buildArgs>>> = {
   kind: "file_exists",
-  args: Args,
+  get args() {
+    builtArgs ??= buildArgs();
+    return builtArgs;
+  },
   async run(args, ctx) {
     const paths = args.paths ?? [args.path!];
     const problems: string[] = [];

@@ -5,22 +5,28 @@ import { z } from "zod";
 import { readTextArg } from "./files.js";
 import type { CheckerContext, CheckerKind } from "./types.js";
 
-const Args = z
-  .object({
-    path: z.string().min(1),
-    schema: z.record(z.string(), z.unknown()).optional(),
-    schema_file: z.string().min(1).optional(),
-  })
-  .strict()
-  .refine((a) => (a.schema === undefined) !== (a.schema_file === undefined), {
-    message: "give exactly one of schema or schema_file",
-  });
+/** Built on first use: an engine start checks the args of the kinds its workflow names only. */
+const buildArgs = () =>
+  z
+    .object({
+      path: z.string().min(1),
+      schema: z.record(z.string(), z.unknown()).optional(),
+      schema_file: z.string().min(1).optional(),
+    })
+    .strict()
+    .refine((a) => (a.schema === undefined) !== (a.schema_file === undefined), {
+      message: "give exactly one of schema or schema_file",
+    });
+let builtArgs: ReturnType<typeof buildArgs> | undefined;
 
 const MAX_ERRORS = 10;
 
-export const jsonSchema: CheckerKind<z.infer<typeof Args>> = {
+export const jsonSchema: CheckerKind<z.infer<ReturnType<typeof buildArgs>>> = {
   kind: "json_schema",
-  args: Args,
+  get args() {
+    builtArgs ??= buildArgs();
+    return builtArgs;
+  },
   async run(args, ctx) {
     const data = await readData(args.path, ctx);
     if (!data.ok) return data;

@@ -3,37 +3,43 @@ import { z } from "zod";
 import { readTextArg, splitLines } from "./files.js";
 import type { CheckerContext, CheckerKind } from "./types.js";
 
-const Args = z
-  .object({
-    path: z.string().min(1),
-    entry_pattern: z.string().min(1).refine(isRegex, { message: "not a valid regular expression" }),
-    required_fields: z.array(z.string().min(1)).default([]),
-    min_entries: z.number().int().min(0).default(1),
-    /**
-     * One entry per id recorded in another file: every distinct capture group 1 of `id_pattern` (multiline) in
-     * `path` must be the value of `field` in at least one entry here, and no entry may name an id not there.
-     */
-    cover: z
-      .object({
-        path: z.string().min(1),
-        id_pattern: z
-          .string()
-          .min(1)
-          .refine((source) => isRegex(source) && new RegExp(`${source}|`).exec("")!.length > 1, {
-            message: "not a valid regular expression with a capture group for the id",
-          }),
-        field: z.string().min(1),
-      })
-      .strict()
-      .optional(),
-  })
-  .strict();
+/** Built on first use: an engine start checks the args of the kinds its workflow names only. */
+const buildArgs = () =>
+  z
+    .object({
+      path: z.string().min(1),
+      entry_pattern: z.string().min(1).refine(isRegex, { message: "not a valid regular expression" }),
+      required_fields: z.array(z.string().min(1)).default([]),
+      min_entries: z.number().int().min(0).default(1),
+      /**
+       * One entry per id recorded in another file: every distinct capture group 1 of `id_pattern` (multiline) in
+       * `path` must be the value of `field` in at least one entry here, and no entry may name an id not there.
+       */
+      cover: z
+        .object({
+          path: z.string().min(1),
+          id_pattern: z
+            .string()
+            .min(1)
+            .refine((source) => isRegex(source) && new RegExp(`${source}|`).exec("")!.length > 1, {
+              message: "not a valid regular expression with a capture group for the id",
+            }),
+          field: z.string().min(1),
+        })
+        .strict()
+        .optional(),
+    })
+    .strict();
+let builtArgs: ReturnType<typeof buildArgs> | undefined;
 
 const MAX_LISTED = 10;
 
-export const markdownEntries: CheckerKind<z.infer<typeof Args>> = {
+export const markdownEntries: CheckerKind<z.infer<ReturnType<typeof buildArgs>>> = {
   kind: "markdown_entries",
-  args: Args,
+  get args() {
+    builtArgs ??= buildArgs();
+    return builtArgs;
+  },
   async run(args, ctx) {
     const file = await readTextArg("markdown_entries", args.path, ctx);
     if (!file.ok) return file;
@@ -76,7 +82,7 @@ export const markdownEntries: CheckerKind<z.infer<typeof Args>> = {
   },
 };
 
-type Cover = NonNullable<z.infer<typeof Args>["cover"]>;
+type Cover = NonNullable<z.infer<ReturnType<typeof buildArgs>>["cover"]>;
 
 async function checkCover(
   cover: Cover,

@@ -3,11 +3,17 @@ import { z } from "zod";
 import { readTextArg, splitLines } from "./files.js";
 import type { CheckerKind } from "./types.js";
 
-const Args = z.object({ path: z.string().min(1), headings: z.array(z.string().min(1)).min(1) }).strict();
+/** Built on first use: an engine start checks the args of the kinds its workflow names only. */
+const buildArgs = () =>
+  z.object({ path: z.string().min(1), headings: z.array(z.string().min(1)).min(1) }).strict();
+let builtArgs: ReturnType<typeof buildArgs> | undefined;
 
-export const markdownHeadings: CheckerKind<z.infer<typeof Args>> = {
+export const markdownHeadings: CheckerKind<z.infer<ReturnType<typeof buildArgs>>> = {
   kind: "markdown_headings",
-  args: Args,
+  get args() {
+    builtArgs ??= buildArgs();
+    return builtArgs;
+  },
   async run(args, ctx) {
     const file = await readTextArg("markdown_headings", args.path, ctx);
     if (!file.ok) return file;

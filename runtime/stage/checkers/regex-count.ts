@@ -3,26 +3,32 @@ import { z } from "zod";
 import { readTextArg } from "./files.js";
 import type { CheckerKind } from "./types.js";
 
-const Args = z
-  .object({
-    path: z.string().min(1),
-    pattern: z.string().min(1),
-    flags: z
-      .string()
-      .regex(/^[imsu]*$/, "flags may only use i, m, s, u")
-      .optional(),
-    min: z.number().int().min(0).optional(),
-    max: z.number().int().min(0).optional(),
-  })
-  .strict()
-  .refine((a) => isRegex(a.pattern, a.flags), { message: "pattern is not a valid regular expression" })
-  .refine((a) => a.min === undefined || a.max === undefined || a.min <= a.max, {
-    message: "min must be <= max",
-  });
+/** Built on first use: an engine start checks the args of the kinds its workflow names only. */
+const buildArgs = () =>
+  z
+    .object({
+      path: z.string().min(1),
+      pattern: z.string().min(1),
+      flags: z
+        .string()
+        .regex(/^[imsu]*$/, "flags may only use i, m, s, u")
+        .optional(),
+      min: z.number().int().min(0).optional(),
+      max: z.number().int().min(0).optional(),
+    })
+    .strict()
+    .refine((a) => isRegex(a.pattern, a.flags), { message: "pattern is not a valid regular expression" })
+    .refine((a) => a.min === undefined || a.max === undefined || a.min <= a.max, {
+      message: "min must be <= max",
+    });
+let builtArgs: ReturnType<typeof buildArgs> | undefined;
 
-export const regexCount: CheckerKind<z.infer<typeof Args>> = {
+export const regexCount: CheckerKind<z.infer<ReturnType<typeof buildArgs>>> = {
   kind: "regex_count",
-  args: Args,
+  get args() {
+    builtArgs ??= buildArgs();
+    return builtArgs;
+  },
   async run(args, ctx) {
     const file = await readTextArg("regex_count", args.path, ctx);
     if (!file.ok) return file;
