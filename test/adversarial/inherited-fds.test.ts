@@ -7,6 +7,7 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MAIN, TSX } from "../mcp/helpers.js";
 import { handingDescriptor } from "../support/process.js";
+import { listeningUrl } from "../support/serve-listening.js";
 import { REPO_ROOT } from "../tools/helpers.js";
 import { type Bed, makeBed } from "./tool-bed.js";
 
@@ -97,17 +98,7 @@ describe("descriptors leaked by the host", () => {
     });
     const exited = new Promise((resolve) => child.once("exit", resolve));
     try {
-      const url = await new Promise<string>((resolve, reject) => {
-        let out = "";
-        child.stdout?.on("data", (chunk: Buffer) => {
-          out += chunk.toString("utf8");
-          const line = out.split("\n").find((text) => text.includes('"listening"'));
-          if (line) resolve((JSON.parse(line) as { url: string }).url);
-        });
-        child.once("exit", (code) =>
-          reject(new Error(`serve --http exited ${code} before listening: ${err}`)),
-        );
-      });
+      const url = await listeningUrl(child, () => err);
       const client = new Client({ name: "inherited-fds-test", version: "0.0.0" });
       await client.connect(new StreamableHTTPClientTransport(new URL(url)));
       // The first run is a fresh sandbox; the next ones take the sandbox prepared while the previous call settled.

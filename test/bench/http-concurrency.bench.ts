@@ -7,6 +7,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterAll, beforeAll, bench, describe } from "vitest";
 import { parallelRunsFor } from "../../runtime/exec/queue.js";
+import { listeningUrl } from "../support/serve-listening.js";
 import { BUILT_MAIN, ensureBuilt } from "./built.js";
 import { percentile, printTable, type Row, Samples } from "./report.js";
 import { PLAIN_ENV, spawnPlain } from "./spawn.js";
@@ -82,15 +83,7 @@ async function startServer(
   child.stderr?.on("data", (chunk: Buffer) => {
     log = (log + chunk.toString("utf8")).slice(-4000);
   });
-  const url = await new Promise<string>((resolve, reject) => {
-    let out = "";
-    child.stdout?.on("data", (chunk: Buffer) => {
-      out += chunk.toString("utf8");
-      const line = out.split("\n").find((text) => text.includes('"listening"'));
-      if (line) resolve((JSON.parse(line) as { url: string }).url);
-    });
-    child.once("exit", (code) => reject(new Error(`serve --http exited ${code} before listening: ${log}`)));
-  });
+  const url = await listeningUrl(child, () => log);
   return { url, child };
 }
 

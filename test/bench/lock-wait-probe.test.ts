@@ -3,21 +3,15 @@ import { execFile } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { type LedgerFixture, makeLedger } from "../evidence/helpers.js";
+import { describe, expect, it } from "vitest";
+import { useLedgerFixture } from "../evidence/helpers.js";
 import { REPO_ROOT } from "../tools/helpers.js";
 
 const PROBE = fileURLToPath(new URL("./lock-wait-probe.mjs", import.meta.url));
 const CHILD = fileURLToPath(new URL("../evidence/ledger-child.ts", import.meta.url));
 const run = promisify(execFile);
 
-let fx: LedgerFixture;
-beforeEach(async () => {
-  fx = await makeLedger();
-});
-afterEach(async () => {
-  await fx.cleanup();
-});
+const fx = useLedgerFixture();
 
 interface Waits {
   acquisitions: number[];

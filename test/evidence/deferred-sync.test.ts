@@ -1,29 +1,14 @@
 // Deferred durability of run receipts: the answer comes before the fsync, the head mark and checkpoint never name
 // unsynced records, a crash can only cut the ledger back to a state it had, and any synced commit syncs them first.
-import { readFileSync, statSync, truncateSync } from "node:fs";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { EvidenceLedger, evidenceLocations, type LedgerRecord } from "../../runtime/evidence/index.js";
-import { type LedgerFixture, makeLedger } from "./helpers.js";
+import { statSync, truncateSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { EvidenceLedger } from "../../runtime/evidence/index.js";
+import { chainPosition, runRecord, useLedgerFixture } from "./helpers.js";
 
-let fx: LedgerFixture;
-beforeEach(async () => {
-  fx = await makeLedger();
-});
-afterEach(async () => {
-  await fx.cleanup();
-});
+const fx = useLedgerFixture();
 
-const runRecord = (i: number) => ({ stage: 0, kind: "run" as const, data: { i } });
 const lazy = { durable: false } as const;
-
-function lastSeq(): number {
-  const lines = readFileSync(fx.paths.ledger, "utf8").split("\n").filter(Boolean);
-  return (JSON.parse(lines[lines.length - 1] as string) as LedgerRecord).seq;
-}
-const markSeq = () =>
-  (JSON.parse(readFileSync(evidenceLocations(fx.paths, fx.home).headFile, "utf8")) as { seq: number }).seq;
-const checkpointSeq = () =>
-  (JSON.parse(readFileSync(fx.paths.progress, "utf8")) as { ledger: { seq: number } }).ledger.seq;
+const { lastSeq, markSeq, checkpointSeq } = chainPosition(fx);
 
 /** A ledger whose background flushes are held until the test runs them (or never: a crash). */
 function heldLedger(): { ledger: EvidenceLedger; flushes: Array<() => void> } {

@@ -1,39 +1,20 @@
 // The flush of deferred records: fsync and new mark/checkpoint bytes outside the lock, only renames under it; the mark
 // only ever names durable records of this chain, never moves back, and anything unexpected falls back to a synced commit.
 import { subscribe, unsubscribe } from "node:diagnostics_channel";
-import { readdirSync, readFileSync } from "node:fs";
+import { readdirSync } from "node:fs";
 import { dirname } from "node:path";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import type { WorkspacePaths } from "../../runtime/contracts/index.js";
-import {
-  EvidenceLedger,
-  evidenceLocations,
-  LEDGER_WAIT_CHANNEL,
-  type LedgerRecord,
-} from "../../runtime/evidence/index.js";
+import { EvidenceLedger, evidenceLocations, LEDGER_WAIT_CHANNEL } from "../../runtime/evidence/index.js";
 import { holdsWorkspaceLock, LOCK_HELD_CHANNEL, withWorkspaceLock } from "../../runtime/workspace/index.js";
-import { type LedgerFixture, makeLedger } from "./helpers.js";
+import { chainPosition, runRecord, useLedgerFixture } from "./helpers.js";
 
-let fx: LedgerFixture;
-beforeEach(async () => {
-  fx = await makeLedger();
-});
-afterEach(async () => {
-  await fx.cleanup();
-});
+const fx = useLedgerFixture();
 
-const runRecord = (i: number) => ({ stage: 0, kind: "run" as const, data: { i } });
 const lazy = { durable: false } as const;
 const noop = () => ({ records: [], result: undefined });
-
-function lastSeq(): number {
-  const lines = readFileSync(fx.paths.ledger, "utf8").split("\n").filter(Boolean);
-  return (JSON.parse(lines[lines.length - 1] as string) as LedgerRecord).seq;
-}
+const { lastSeq, markSeq, checkpointSeq } = chainPosition(fx);
 const headFile = () => evidenceLocations(fx.paths, fx.home).headFile;
-const markSeq = () => (JSON.parse(readFileSync(headFile(), "utf8")) as { seq: number }).seq;
-const checkpointSeq = () =>
-  (JSON.parse(readFileSync(fx.paths.progress, "utf8")) as { ledger: { seq: number } }).ledger.seq;
 const temps = () =>
   [fx.paths.skillgateDir, dirname(headFile())].flatMap((dir) =>
     readdirSync(dir).filter((name) => name.endsWith(".tmp")),

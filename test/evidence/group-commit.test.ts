@@ -6,22 +6,16 @@ import { readdirSync, readFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { evidenceLocations, LEDGER_WAIT_CHANNEL, type LedgerRecord } from "../../runtime/evidence/index.js";
 import { LOCK_WAIT_CHANNEL } from "../../runtime/workspace/index.js";
 import { REPO_ROOT } from "../tools/helpers.js";
-import { type LedgerFixture, makeLedger } from "./helpers.js";
+import { useLedgerFixture } from "./helpers.js";
 
 const CHILD = fileURLToPath(new URL("./ledger-child.ts", import.meta.url));
 const run = promisify(execFile);
 
-let fx: LedgerFixture;
-beforeEach(async () => {
-  fx = await makeLedger();
-});
-afterEach(async () => {
-  await fx.cleanup();
-});
+const fx = useLedgerFixture();
 
 function records(): LedgerRecord[] {
   return readFileSync(fx.paths.ledger, "utf8")

@@ -1,7 +1,9 @@
-// Temp workspace + key home for ledger tests.
+// Temp workspace + key home for ledger tests, registered per test, and the reads of its chain position.
+import { readFileSync } from "node:fs";
 import { mkdir } from "node:fs/promises";
+import { afterEach, beforeEach } from "vitest";
 import { type WorkspacePaths, workspacePaths } from "../../runtime/contracts/index.js";
-import { EvidenceLedger } from "../../runtime/evidence/index.js";
+import { EvidenceLedger, evidenceLocations, type LedgerRecord } from "../../runtime/evidence/index.js";
 import { isolateHome, tempRoot } from "../support/workspace.js";
 
 export interface LedgerFixture {
@@ -25,5 +27,55 @@ export async function makeLedger(): Promise<LedgerFixture> {
     paths,
     ledger: (checkpointEvery = 1) => new EvidenceLedger(paths, { home, checkpointEvery }),
     cleanup: async () => temp.cleanup(),
+  };
+}
+
+/**
+ * A fresh fixture for every test of the calling file (made before each, removed after each). Register it before the
+ * file's own `beforeEach` hooks that use it: vitest runs them in registration order.
+ */
+export function useLedgerFixture(): LedgerFixture {
+  let current: LedgerFixture | undefined;
+  beforeEach(async () => {
+    current = await makeLedger();
+  });
+  afterEach(async () => {
+    await current?.cleanup();
+    current = undefined;
+  });
+  const now = (): LedgerFixture => {
+    if (!current) throw new Error("the ledger fixture exists only inside a test (beforeEach made none)");
+    return current;
+  };
+  return {
+    get base() {
+      return now().base;
+    },
+    get home() {
+      return now().home;
+    },
+    get paths() {
+      return now().paths;
+    },
+    ledger: (checkpointEvery) => now().ledger(checkpointEvery),
+    cleanup: () => now().cleanup(),
+  };
+}
+
+/** A run receipt record carrying `i`. */
+export const runRecord = (i: number) => ({ stage: 0, kind: "run" as const, data: { i } });
+
+/** The seq of the last record in the ledger file, of the head mark and of the checkpoint. */
+export function chainPosition(fx: LedgerFixture) {
+  return {
+    lastSeq: (): number => {
+      const lines = readFileSync(fx.paths.ledger, "utf8").split("\n").filter(Boolean);
+      return (JSON.parse(lines.at(-1) as string) as LedgerRecord).seq;
+    },
+    markSeq: (): number =>
+      (JSON.parse(readFileSync(evidenceLocations(fx.paths, fx.home).headFile, "utf8")) as { seq: number })
+        .seq,
+    checkpointSeq: (): number =>
+      (JSON.parse(readFileSync(fx.paths.progress, "utf8")) as { ledger: { seq: number } }).ledger.seq,
   };
 }

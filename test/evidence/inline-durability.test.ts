@@ -1,28 +1,12 @@
-// Inline durability (a one-shot process): a `durable: false` transaction is synced in its own commit, so no flush follows.
-import { readFileSync } from "node:fs";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { WorkspacePaths } from "../../runtime/contracts/index.js";
-import { EvidenceLedger, evidenceLocations, type LedgerRecord } from "../../runtime/evidence/index.js";
+import { EvidenceLedger } from "../../runtime/evidence/index.js";
 import { withWorkspaceLock } from "../../runtime/workspace/index.js";
-import { type LedgerFixture, makeLedger } from "./helpers.js";
+import { chainPosition, runRecord, useLedgerFixture } from "./helpers.js";
 
-let fx: LedgerFixture;
-beforeEach(async () => {
-  fx = await makeLedger();
-});
-afterEach(async () => {
-  await fx.cleanup();
-});
+const fx = useLedgerFixture();
 
-const runRecord = (i: number) => ({ stage: 0, kind: "run" as const, data: { i } });
-const lastSeq = (): number => {
-  const lines = readFileSync(fx.paths.ledger, "utf8").split("\n").filter(Boolean);
-  return (JSON.parse(lines.at(-1) as string) as LedgerRecord).seq;
-};
-const markSeq = () =>
-  (JSON.parse(readFileSync(evidenceLocations(fx.paths, fx.home).headFile, "utf8")) as { seq: number }).seq;
-const checkpointSeq = () =>
-  (JSON.parse(readFileSync(fx.paths.progress, "utf8")) as { ledger: { seq: number } }).ledger.seq;
+const { lastSeq, markSeq, checkpointSeq } = chainPosition(fx);
 
 /** A ledger with the given durability whose lock cycles and scheduled flushes are counted (flushes are held). */
 function countedLedger(durability?: "deferred" | "inline") {

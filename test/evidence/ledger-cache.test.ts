@@ -1,13 +1,12 @@
 // The ledger's unchanged-files fast path: repeated reads reuse the verified state, any edit is still caught.
 import { readFile, stat, utimes, writeFile } from "node:fs/promises";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import type { EvidenceLedger, LedgerRecord } from "../../runtime/evidence/index.js";
-import { type LedgerFixture, makeLedger } from "./helpers.js";
+import { useLedgerFixture } from "./helpers.js";
 
-let fx: LedgerFixture;
+const fx = useLedgerFixture();
 let ledger: EvidenceLedger;
 beforeEach(async () => {
-  fx = await makeLedger();
   ledger = fx.ledger(32);
   await ledger.transact(() => ({
     records: [
@@ -16,9 +15,6 @@ beforeEach(async () => {
     ],
     result: undefined,
   }));
-});
-afterEach(async () => {
-  await fx.cleanup();
 });
 
 async function lastRecord(): Promise<LedgerRecord> {

@@ -5,7 +5,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { dirname } from "node:path";
 import { promisify } from "node:util";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import {
   evidenceLocations,
   type LedgerKeys,
@@ -16,17 +16,13 @@ import {
 import { type CommitDeps, SealedBatch, writeSealed } from "../../runtime/evidence/ledger-commit.js";
 import { type LoadContext, loadLedger } from "../../runtime/evidence/ledger-load.js";
 import { stageFileAtomic, writeFileAtomic } from "../../runtime/workspace/index.js";
-import { type LedgerFixture, makeLedger } from "./helpers.js";
+import { useLedgerFixture } from "./helpers.js";
 
 const run = promisify(execFile);
-let fx: LedgerFixture;
+const fx = useLedgerFixture();
 let keys: LedgerKeys;
 beforeEach(async () => {
-  fx = await makeLedger();
   keys = localKeys(evidenceLocations(fx.paths, fx.home));
-});
-afterEach(async () => {
-  await fx.cleanup();
 });
 
 const now = () => new Date("2026-01-01T00:00:00.000Z");

@@ -1,26 +1,22 @@
 // Loading the ledger (ledger-load.ts): a fresh ledger's genesis, the refusals that touch nothing, and what a load notes and queues.
 import { existsSync, readFileSync } from "node:fs";
 import { appendFile, mkdir, readFile, rm, writeFile } from "node:fs/promises";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { evidenceLocations, localKeys, signerFromSeed } from "../../runtime/evidence/index.js";
 import { checkpointBytes } from "../../runtime/evidence/ledger-files.js";
 import { cloneLoaded, type LoadContext, loadLedger } from "../../runtime/evidence/ledger-load.js";
 import { writeFileAtomic } from "../../runtime/workspace/index.js";
-import { type LedgerFixture, makeLedger } from "./helpers.js";
+import { useLedgerFixture } from "./helpers.js";
 
-let fx: LedgerFixture;
+const fx = useLedgerFixture();
 let ctx: LoadContext;
 beforeEach(async () => {
-  fx = await makeLedger();
   ctx = {
     paths: fx.paths,
     keys: localKeys(evidenceLocations(fx.paths, fx.home)),
     now: () => new Date("2026-01-01T00:00:00.000Z"),
     writeAtomic: (path, data) => writeFileAtomic(path, data),
   };
-});
-afterEach(async () => {
-  await fx.cleanup();
 });
 
 /** A real ledger of a genesis, a stage entry and a list record, written by EvidenceLedger. */

@@ -1,7 +1,7 @@
 // The evidence ledger: Ed25519 chain, checkpoint, quarantine without discarding, key/identity refusals, adopt, replay.
 import { cp, mkdir, readdir, readFile, rename, rm, stat, unlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { workspacePaths } from "../../runtime/contracts/index.js";
 import {
   EvidenceLedger,
@@ -12,15 +12,9 @@ import {
   verifySignature,
 } from "../../runtime/evidence/index.js";
 import { recordHash } from "../../runtime/evidence/record.js";
-import { type LedgerFixture, makeLedger } from "./helpers.js";
+import { useLedgerFixture } from "./helpers.js";
 
-let fx: LedgerFixture;
-beforeEach(async () => {
-  fx = await makeLedger();
-});
-afterEach(async () => {
-  await fx.cleanup();
-});
+const fx = useLedgerFixture();
 
 async function appendEvidence(ledger: EvidenceLedger): Promise<void> {
   await ledger.transact(() => ({

@@ -5,38 +5,23 @@ import { randomUUID } from "node:crypto";
 import { afterAll, describe, expect, it } from "vitest";
 import { budgetWatch } from "../../../runtime/exec/prepare/workspace-budget.js";
 import { type SuperviseInput, supervise } from "../../../runtime/exec/supervise/supervise.js";
-import type { RunLimits } from "../../../runtime/exec/types.js";
 import { survivors } from "../../support/host-probes.js";
 import { tempRoot } from "../../support/workspace.js";
+import { superviseInput, superviseLimits } from "./helpers.js";
 
 const temp = tempRoot("skillgate-supervise-", { realpath: true });
 afterAll(() => temp.cleanup());
 
-const LIMITS: RunLimits = {
-  timeoutMs: 10_000,
-  memoryBytes: 256 * 1024 * 1024,
-  outputBytes: 64 * 1024,
-  maxProcesses: 64,
-  maxFileSizeBytes: 8 * 1024 * 1024,
-  maxOpenFiles: 64,
-};
+const LIMITS = superviseLimits(10_000);
 const PYTHON = execFileSync("python3", ["-c", "import sys; print(sys.executable)"], {
   encoding: "utf8",
 }).trim();
 
 function input(argv: string[], overrides: Partial<SuperviseInput> = {}, marker = "none"): SuperviseInput {
-  return {
-    argv,
-    cwd: temp.dir,
+  return superviseInput(argv, temp.dir, LIMITS, {
     env: { PATH: "/usr/bin:/bin", SG_MARK: marker },
-    limits: LIMITS,
-    cgroup: null,
-    handshake: false,
-    pollIntervalMs: 20,
-    platform: "linux",
-    now: () => performance.now(),
     ...overrides,
-  };
+  });
 }
 
 describe("supervise", () => {

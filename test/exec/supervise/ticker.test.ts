@@ -4,8 +4,8 @@ import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { budgetWatch } from "../../../runtime/exec/prepare/workspace-budget.js";
 import { type SuperviseInput, supervise } from "../../../runtime/exec/supervise/supervise.js";
 import { SharedTicker, sharedTicker } from "../../../runtime/exec/supervise/ticker.js";
-import type { RunLimits } from "../../../runtime/exec/types.js";
 import { tempRoot } from "../../support/workspace.js";
+import { superviseInput, superviseLimits } from "./helpers.js";
 
 const temp = tempRoot("skillgate-ticker-", { realpath: true });
 afterAll(() => temp.cleanup());
@@ -19,14 +19,7 @@ async function until(condition: () => boolean): Promise<void> {
   while (!condition()) await new Promise((resolve) => setTimeout(resolve, 1));
 }
 
-const LIMITS: RunLimits = {
-  timeoutMs: 20_000,
-  memoryBytes: 256 * 1024 * 1024,
-  outputBytes: 64 * 1024,
-  maxProcesses: 64,
-  maxFileSizeBytes: 8 * 1024 * 1024,
-  maxOpenFiles: 64,
-};
+const LIMITS = superviseLimits(20_000);
 
 async function input(argv: string[], area: string, files: number): Promise<SuperviseInput> {
   mkdirSync(area, { recursive: true });
@@ -36,18 +29,7 @@ async function input(argv: string[], area: string, files: number): Promise<Super
     budget: { files, bytes: 64 * 1024 * 1024 },
   });
   if (watch === null) throw new Error("the budget could not be enforced");
-  return {
-    argv,
-    cwd: temp.dir,
-    env: { PATH: "/usr/bin:/bin" },
-    limits: LIMITS,
-    cgroup: null,
-    handshake: false,
-    pollIntervalMs: 20,
-    platform: "linux",
-    now: () => performance.now(),
-    area: watch,
-  };
+  return superviseInput(argv, temp.dir, LIMITS, { area: watch });
 }
 
 describe("SharedTicker", () => {
