@@ -293,7 +293,8 @@ const catalogResult = await build({
   format: "cjs",
   target: "node20",
   outfile: catalogBundleFile,
-  plugins: [importMetaPlugin],
+  // Lazy built-ins: cli/io.ts imports node:tty, which pulls in net (~2 ms of a cold catalog) that a JSON catalog never uses.
+  plugins: [importMetaPlugin, lazyBuiltinsPlugin],
   banner: {
     js: [
       "/* skillgate catalog bundle (scripts/bundle-cli.mjs): run by dist/runtime/cli/main.js */",

@@ -191,6 +191,15 @@ export function withPythonHook(
   return [...kept, hook];
 }
 
+/** `skill` with its scripts and Python-hook warning taken from a new listing of its scripts/ folder. */
+export function withScripts(skill: SkillRecord, skillDir: string, scriptsEntries: Dirent[]): SkillRecord {
+  return {
+    ...skill,
+    scripts: scriptNames(path.join(skillDir, SCRIPTS_DIR), scriptsEntries),
+    diagnostics: withPythonHook(skill.diagnostics, skillDir, scriptsEntries, skill.hasHooks),
+  };
+}
+
 export function scriptNames(scriptsDir: string, entries: Dirent[]): string[] {
   const names: string[] = [];
   for (const entry of entries) {

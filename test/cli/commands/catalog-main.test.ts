@@ -154,4 +154,29 @@ describe("runCatalogArgv", () => {
     });
     expect(piped).toEqual({ code: 0, stdout: '{\n  "ok": true,\n  "r\nstatus=0\n', stderr: "" });
   });
+
+  it("a JSON catalog from the built launcher loads neither node:net nor node:tty (only text mode asks for a TTY)", async () => {
+    // The launcher's own process, with a preload that only lists Node's built-ins at exit (process.exit runs it too).
+    const preload = temp.path("list-builtins.cjs");
+    writeFileSync(
+      preload,
+      // The list is taken before writing; fd 2 via writeSync, as process.stderr on a pipe would load net itself.
+      'process.on("exit", () => { const seen = process.moduleLoadList.filter((m) => /^NativeModule (net|tty)$/.test(m)); require("node:fs").writeSync(2, JSON.stringify(seen)); });\n',
+    );
+    const launch = (args: string[], noColor: string) =>
+      runProcess(
+        process.execPath,
+        ["--require", preload, join(REPO_ROOT, "dist", "runtime", "cli", "main.js"), "catalog", ...args],
+        { cwd: REPO_ROOT, env: { ...process.env, NO_COLOR: noColor }, maxBuffer: 1 << 26 },
+      );
+    const listed = await launch([bigRoot, "--json"], "1");
+    expect(listed.code).toBe(0);
+    expect(JSON.parse(listed.stdout).skills).toHaveLength(400);
+    expect(listed.stderr).toBe("[]");
+    // The probe sees them when they load: text mode with colour allowed asks node:tty whether stdout is a terminal.
+    const text = await launch([bigRoot], "");
+    expect(text.code).toBe(0);
+    expect(text.stdout.startsWith("400 skill(s) in ")).toBe(true);
+    expect(JSON.parse(text.stderr)).toEqual(["NativeModule net", "NativeModule tty"]);
+  });
 });
