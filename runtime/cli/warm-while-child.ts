@@ -1,14 +1,21 @@
 // Runs a one-shot warm-up while a child process of this CLI works: the node process only waits then, so what the call needs after the child (the lock code) loads off the critical path.
 import type { ChildProcess } from "node:child_process";
 import { subscribe, unsubscribe } from "node:diagnostics_channel";
+import type { Writable } from "node:stream";
 
 /** Node publishes every ChildProcess it creates here (a child spawned by anything in this process). */
 const CHILD_CHANNEL = "child_process";
+/** The sandbox's hand-shake pipe: bwrap waits on it until the parent writes "go" and ends it (exec/supervise). */
+const HANDSHAKE_FD = 4;
+
+const running = (child: ChildProcess) =>
+  child.pid !== undefined && child.exitCode === null && child.signalCode === null;
 
 /**
- * Calls `warm` once, `delayMs` after a child was created, if that child is still running then (a quick child such
- * as setfacl ends before; its parent has work right after it). The timer is unref'd: it never keeps the process
- * alive. Returns a stop function, which also cancels a pending warm-up; `warm` never runs after it.
+ * Calls `warm` once while a child is running: `delayMs` after it was spawned (a quick child such as setfacl ends
+ * before, and its parent has work right after it), or, for a child with a hand-shake pipe, right after the parent
+ * ended that pipe, since until then the parent still has to answer the sandbox promptly. Timers are unref'd: they
+ * never keep the process alive. Returns a stop function; `warm` never runs after it.
  */
 export function warmWhileAChildRuns(warm: () => void, delayMs = 10): () => void {
   let stopped = false;
@@ -20,17 +27,29 @@ export function warmWhileAChildRuns(warm: () => void, delayMs = 10): () => void 
     for (const timer of timers) clearTimeout(timer);
     timers.clear();
   };
+  const later = (ms: number, child: ChildProcess): void => {
+    const timer = setTimeout(() => {
+      timers.delete(timer);
+      if (stopped || !running(child)) return;
+      stop();
+      warm();
+    }, ms);
+    timer.unref();
+    timers.add(timer);
+  };
   function onChild(message: unknown): void {
     const child = (message as { process?: ChildProcess }).process;
     if (stopped || child === undefined) return;
-    const timer = setTimeout(() => {
-      timers.delete(timer);
-      if (stopped || child.pid === undefined || child.exitCode !== null || child.signalCode !== null) return;
-      stop();
-      warm();
-    }, delayMs);
-    timer.unref();
-    timers.add(timer);
+    // Published before the spawn: its pipes exist on the next turn.
+    const immediate = setImmediate(() => {
+      if (stopped || !running(child)) return;
+      const handshake = child.stdio[HANDSHAKE_FD] as Writable | null | undefined;
+      if (handshake === null || handshake === undefined || typeof handshake.once !== "function")
+        later(delayMs, child);
+      else if (handshake.writableFinished) later(0, child);
+      else handshake.once("finish", () => later(0, child));
+    });
+    immediate.unref();
   }
   subscribe(CHILD_CHANNEL, onChild);
   return stop;

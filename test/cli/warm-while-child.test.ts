@@ -56,6 +56,28 @@ describe("warmWhileAChildRuns", () => {
     }
   });
 
+  it("warms a child with a hand-shake pipe only once its parent ended that pipe", async () => {
+    const events: string[] = [];
+    // Spawned before the warm-up listens, so it is only a clock: well past the 20 ms delay when it ends.
+    const clock = spawn("sleep", ["0.3"]);
+    const stop = warmWhileAChildRuns(() => events.push("warm"), 20);
+    // The sandbox's shape: fd 4 is the pipe the parent writes "go" to; the child waits on it.
+    const child = spawn("sh", ["-c", "read go <&4; sleep 5"], {
+      stdio: ["ignore", "pipe", "pipe", "pipe", "pipe"],
+    });
+    try {
+      // A child without the pipe would have been warmed by now.
+      await exited(clock);
+      events.push("go");
+      (child.stdio[4] as NodeJS.WritableStream).end("go\n");
+      await until(() => events.includes("warm"));
+      expect(events).toEqual(["go", "warm"]);
+    } finally {
+      stop();
+      child.kill();
+    }
+  });
+
   it("never warms after stop()", async () => {
     let calls = 0;
     const stop = warmWhileAChildRuns(() => {
