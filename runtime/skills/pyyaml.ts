@@ -112,9 +112,9 @@ export type PyYamlResult = YamlParse & { document?: Document.Parsed; text?: stri
  * its resolvers read them, merge keys, and an error for any tag it cannot construct (`!custom`,
  * `!!python/...`). Duplicate keys: the last wins. `fastPath: false` is for tests comparing the paths.
  */
-export function loadPyYaml(source: string, options: { fastPath?: boolean } = {}): PyYamlResult {
+export function loadPyYaml(source: string, options?: { fastPath?: boolean }): PyYamlResult {
   // Printable ASCII has no line break but \n and nothing PyYAML refuses: one test spares the two below.
-  if (options.fastPath !== false && PLAIN_ASCII.test(source)) {
+  if (options?.fastPath !== false && PLAIN_ASCII.test(source)) {
     const fast = parseSimpleLines(source);
     if (fast !== null) return { ok: true, value: fast };
   }
@@ -130,7 +130,7 @@ export function loadPyYaml(source: string, options: { fastPath?: boolean } = {})
       column: bad.index - before.lastIndexOf("\n"),
     };
   }
-  if (options.fastPath !== false) {
+  if (options?.fastPath !== false) {
     const fast = parseSimpleMapping(text);
     if (fast !== null) return { ok: true, value: fast };
   }

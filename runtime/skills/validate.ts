@@ -119,7 +119,14 @@ export function parseSkillFile(
     if (description.value.notString) warn("DESCRIPTION_NOT_STRING", description.value.notString);
     nameText = name.value.text;
     descriptionText = description.value.text;
-    specView = { ...frontmatter, name: nfkc(pyStrip(nameText)), description: descriptionText };
+    const specName = nfkc(pyStrip(nameText));
+    // A plain string name and description (nearly every skill): the copy would equal the frontmatter, so none is made.
+    specView =
+      specName === frontmatter.name &&
+      descriptionText === frontmatter.description &&
+      Object.getPrototypeOf(frontmatter) === Object.prototype
+        ? frontmatter
+        : { ...frontmatter, name: specName, description: descriptionText };
   }
 
   const problems = checkSpecRules(specView);

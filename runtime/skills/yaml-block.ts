@@ -82,6 +82,8 @@ const NON_STRING_WORDS = new Set([
   "OFF",
 ]);
 
+const LONGEST_NON_STRING_WORD = Math.max(...[...NON_STRING_WORDS].map((word) => word.length));
+
 // Why hand-written: plain skills never load `yaml` (`catalog` loads neither zod nor yaml, test/cli/lazy-verbs.test.ts; cold 2,000-skill scan 1.58x the raw readdir+read floor, docs/performance.md).
 /**
  * The fast path: a mapping of `key: value` lines (one level of nesting under an empty `key:`), each
@@ -184,6 +186,7 @@ function simpleValue(rest: string): string | null {
   // "=" and "<<" are special in YAML 1.1 (PyYAML's value and merge tags).
   if ("-?:,[]{}#&*!|>%@`~+.0123456789=<".includes(first)) return null;
   if (text.includes(": ") || text.includes(" #") || text.endsWith(":")) return null;
-  if (NON_STRING_WORDS.has(text)) return null;
+  // A value longer than every such word (a description) is not hashed for the lookup.
+  if (text.length <= LONGEST_NON_STRING_WORD && NON_STRING_WORDS.has(text)) return null;
   return text;
 }
