@@ -6,6 +6,7 @@ import { skillgateHome } from "../../config/index.js";
 import { isSkillgateError } from "../../errors.js";
 import { type BwrapPlan, bwrapArgv } from "../bwrap.js";
 import type { PidsCgroup } from "../cgroup.js";
+import { noteGrantArea } from "../grant-prune.js";
 import { DEFAULT_SANDBOX_UID } from "../identity.js";
 import { macosSandboxProfile } from "../macos-profile.js";
 import { outcomes, splitFix } from "../outcome.js";
@@ -102,6 +103,9 @@ export async function prepareRun(
   };
   let setup: SandboxSetup | null = null;
   if (bwrap) {
+    const uid = req.sandboxUid ?? DEFAULT_SANDBOX_UID;
+    const grantCache = grantCacheFile(hostEnv, uid, req.writablePaths);
+    await noteGrantArea(grantCache, req.writablePaths);
     try {
       setup = await prepareSandbox(
         {
@@ -109,8 +113,8 @@ export async function prepareRun(
           persistentPaths: scratch.writableExtras,
           ...(req.tmpDir === undefined ? {} : { tmpDir: req.tmpDir }),
           sensitivePaths,
-          sandboxUid: req.sandboxUid ?? DEFAULT_SANDBOX_UID,
-          grantCacheFile: grantCacheFile(hostEnv, req.sandboxUid ?? DEFAULT_SANDBOX_UID, req.writablePaths),
+          sandboxUid: uid,
+          grantCacheFile: grantCache,
           network: req.network,
           firstFd: handshake ? 5 : 3,
         },
