@@ -115,14 +115,21 @@ describe("runCatalogArgv", () => {
   });
 
   it("a non-blocking stdout that fills up (EAGAIN): the rest drains through the stream, output complete", async () => {
-    // The parent makes the pipe non-blocking and reads only after a pause, so the child's writeSync hits EAGAIN.
+    // The parent makes the pipe non-blocking and reads only once the pipe is full (or the child ended), so the child's
+    // writeSync hits EAGAIN however slowly it starts (a fixed pause let a child on a loaded machine write after the
+    // parent had begun reading: no EAGAIN, and the test failed).
     const parent = [
-      "import os, subprocess, sys, time",
+      "import array, fcntl, os, subprocess, sys, termios, time",
       "r, w = os.pipe()",
       "os.set_blocking(w, False)",
       "child = subprocess.Popen(sys.argv[1:], stdout=w)",
       "os.close(w)",
-      "time.sleep(1)",
+      "size = fcntl.fcntl(r, fcntl.F_GETPIPE_SZ)",
+      "while child.poll() is None:",
+      "    queued = array.array('i', [0])",
+      "    fcntl.ioctl(r, termios.FIONREAD, queued)",
+      "    if queued[0] >= size: break",
+      "    time.sleep(0.01)",
       "chunks = []",
       "while True:",
       "    chunk = os.read(r, 65536)",
