@@ -17,8 +17,28 @@ export interface GrantCache {
   missing(spec: string, paths: readonly string[]): Promise<string[]>;
   /** `spec` was applied to `paths` (setfacl succeeded). */
   granted(spec: string, paths: readonly string[]): void;
+  /**
+   * For skillgate's own private folders (the run temp parent): the paths without a record of `spec` made to this
+   * very folder (device, inode, birth time) within OWN_RECORD_TTL_MS whose mode still shows `maskBits` (the ACL
+   * mask the grant set). Their ctime is not compared: it moves with every workspace's temp folder made inside.
+   */
+  missingOwn(spec: string, paths: readonly string[], maskBits: number): Promise<string[]>;
+  /** `spec` was applied to these own folders (setfacl succeeded). */
+  grantedOwn(spec: string, paths: readonly string[]): void;
   /** Records the present state of every path granted in this run and writes the cache when it changed. */
   commit(): Promise<void>;
+}
+
+/** How long an own-folder record is trusted: a named entry removed by hand while the mask stays is re-granted by then. */
+export const OWN_RECORD_TTL_MS = 10 * 60_000;
+
+/** Own-folder records live beside path records under this prefix (a path record's key is absolute, never NUL). */
+const OWN = "\u0000own\u0000";
+
+async function identityOf(path: string): Promise<{ id: string; mode: number } | null> {
+  const info = await lstat(path, { bigint: true }).catch(() => null);
+  if (info === null || !info.isDirectory()) return null;
+  return { id: `${info.dev}:${info.ino}:${info.birthtimeNs}`, mode: Number(info.mode) };
 }
 
 interface Entry {
@@ -63,7 +83,25 @@ export async function openGrantCache(file: string): Promise<GrantCache> {
   const touched = new Map<string, Set<string>>();
   // Paths whose record matched their state before this run changed anything: all their recorded grants hold.
   const verified = new Set<string>();
+  const ownTouched = new Map<string, Set<string>>();
   return {
+    async missingOwn(spec, paths, maskBits) {
+      const now = Date.now();
+      const infos = await Promise.all(paths.map(identityOf));
+      return paths.filter((path, index) => {
+        const info = infos[index];
+        const entry = shared.get(OWN + path);
+        if (info === null || info === undefined || entry === undefined || !entry.specs.has(spec)) return true;
+        const [id, at] = entry.state.split("@");
+        const age = now - Number(at);
+        return (
+          id !== info.id || !(age >= 0 && age < OWN_RECORD_TTL_MS) || (info.mode & maskBits) !== maskBits
+        );
+      });
+    },
+    grantedOwn(spec, paths) {
+      for (const path of paths) ownTouched.set(path, new Set([...(ownTouched.get(path) ?? []), spec]));
+    },
     async missing(spec, paths) {
       const check = (path: string): boolean =>
         !touched.get(path)?.has(spec) &&
@@ -92,7 +130,20 @@ export async function openGrantCache(file: string): Promise<GrantCache> {
       }
     },
     async commit() {
-      if (touched.size === 0) return;
+      if (touched.size === 0 && ownTouched.size === 0) return;
+      const owned = [...ownTouched];
+      const ids = await Promise.all(owned.map(([path]) => identityOf(path)));
+      const now = Date.now();
+      owned.forEach(([path, specs], index) => {
+        const id = ids[index]?.id;
+        if (id === undefined) {
+          shared.delete(OWN + path);
+          return;
+        }
+        // The record's age restarts with this grant: only the specs granted now are in it.
+        shared.set(OWN + path, { state: `${id}@${now}`, specs: new Set(specs) });
+      });
+      ownTouched.clear();
       const paths = [...touched.keys()];
       const states = await Promise.all(paths.map(stateOf));
       paths.forEach((path, index) => {

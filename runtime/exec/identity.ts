@@ -1,7 +1,7 @@
 // Who a sandboxed run is on the host: root drops to a dedicated unprivileged uid (setpriv) that POSIX ACLs let into the writable area only.
 import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
-import type { Stats } from "node:fs";
+import type { BigIntStats, Stats } from "node:fs";
 import { chmod, lstat, mkdir } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
@@ -116,6 +116,10 @@ export async function grantWritable(
 
 const granted = new Set<string>();
 
+function traverseKey(uid: number, bits: number, path: string, info: BigIntStats): string {
+  return `${uid}\0${bits}\0${path}\0${info.dev}:${info.ino}:${info.birthtimeNs}`;
+}
+
 /**
  * Search (x) on every ancestor of `paths` and read+search on the read-only sources themselves, where the
  * sandbox uid lacks them (e.g. /root, mkdtemp folders). Search alone lists nothing: inside the sandbox only
@@ -142,7 +146,7 @@ export async function grantTraverse(
   const lacking = async (path: string, bits: number): Promise<boolean> => {
     const info = await lstat(path, { bigint: true }).catch(() => null);
     if (info === null) return false;
-    const key = `${uid}\0${bits}\0${path}\0${info.dev}:${info.ino}:${info.birthtimeNs}`;
+    const key = traverseKey(uid, bits, path, info);
     keyOf.set(`${bits}\0${path}`, key);
     if (granted.has(key)) return false;
     return info.isDirectory() && info.uid !== BigInt(uid) && (info.mode & BigInt(bits)) !== BigInt(bits);
@@ -235,8 +239,14 @@ export async function grantTmpDir(dir: string, uid: number, cache?: GrantCache):
   // The folder is skillgate's own (privateTmpDir) and keeps its ACLs: granted once per uid and inode.
   const key = `${uid}\0tmp\0${dir}\0${(await lstat(dir)).ino}`;
   if (granted.has(key)) return;
+  const parent = dirname(dir);
+  // The parent's ctime moves whenever any workspace's temp folder is made in it: its record is kept by identity.
+  const search = ["-m", `u:${uid}:x`];
+  const todo = cache === undefined ? [parent] : await cache.missingOwn(search.join(" "), [parent], 0o010);
+  const searchProblem = await setfacl(search, todo);
+  if (searchProblem === null) cache?.grantedOwn(search.join(" "), todo);
   const problem =
-    (await grant(["-m", `u:${uid}:x`], [join(dir, "..")], cache)) ??
+    searchProblem ??
     (await grant(["-m", `u:${uid}:rwx,m::rwx`], [dir], cache)) ??
     (await grant(["-d", "-m", `u:${uid}:rwx,u:${process.getuid?.() ?? 0}:rwx,m::rwx`], [dir], cache));
   if (problem !== null) {
@@ -246,4 +256,7 @@ export async function grantTmpDir(dir: string, uid: number, cache?: GrantCache):
     );
   }
   granted.add(key);
+  // grantTraverse (bwrap must reach the folder) finds the parent granted rather than asking setfacl again.
+  const parentInfo = await lstat(parent, { bigint: true });
+  granted.add(traverseKey(uid, 0o001, parent, parentInfo));
 }

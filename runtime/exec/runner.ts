@@ -1,6 +1,6 @@
 // Resolves the runner executable of a skill script: skill mapping → pack mapping by extension → built-ins.
 import { accessSync, constants, readFileSync, realpathSync, statSync } from "node:fs";
-import { readFile, realpath } from "node:fs/promises";
+import { readFile } from "node:fs/promises";
 import { basename, delimiter, dirname, extname, isAbsolute, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { SkillgateError } from "../errors.js";
@@ -260,5 +260,6 @@ export async function resolveRunner(input: ResolveRunnerInput): Promise<RunnerRe
       { script, runner: name, source },
     );
   }
-  return { runner: await realpath(resolveShim(found, process.env, input.cwd ?? process.cwd())), source };
+  // One synchronous realpath: an await of the thread pool costs more than the lookup (a few lstats) on a loaded host.
+  return { runner: realpathSync(resolveShim(found, process.env, input.cwd ?? process.cwd())), source };
 }

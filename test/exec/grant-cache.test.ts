@@ -1,9 +1,13 @@
 // The ACL grant cache through RunSkillScript (root): unchanged entries get no setfacl, a changed ACL is granted again, a foreign cache file is ignored.
-import { execFileSync } from "node:child_process";
+import { execFile, execFileSync } from "node:child_process";
 import { chmodSync, lstatSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { OWN_RECORD_TTL_MS } from "../../runtime/exec/grant-cache.js";
+import { DEFAULT_SANDBOX_UID } from "../../runtime/exec/identity.js";
 import { type Bed, makeBed, record } from "../adversarial/tool-bed.js";
+import { BUILT_MAIN, ensureBuilt } from "../bench/built.js";
 import { type IsolatedHome, isolateHome } from "../support/workspace.js";
 
 const WRITE = `import sys, os
@@ -14,14 +18,16 @@ print(path)
 const READ = `print("read only")
 `;
 
+type Records = Record<string, [string, string[]]>;
+
 let bed: Bed;
 let isolated: IsolatedHome;
 const ctime = (path: string): bigint => lstatSync(path, { bigint: true }).ctimeNs;
 const run = (script: string, args = "") => bed.run("grants", script, args);
 
 /** The one cache file of the bed's workspace under the isolated SKILLGATE_HOME. */
-function cacheFile(): string {
-  const dir = join(isolated.home, "cache", "acl-grants");
+function cacheFile(home = isolated.home): string {
+  const dir = join(home, "cache", "acl-grants");
   const files = readdirSync(dir).filter((name) => name.endsWith(".json"));
   expect(files, `cache files in ${dir}`).toHaveLength(1);
   return join(dir, files[0] as string);
@@ -31,6 +37,7 @@ function cacheFile(): string {
 function forgeMatchingCache(file: string, mode: number): void {
   const data = JSON.parse(readFileSync(file, "utf8")) as { records: Record<string, [string, string[]]> };
   for (const [path, [, specs]] of Object.entries(data.records)) {
+    if (path.startsWith("\u0000")) continue; // the temp parent's record is kept by identity, not by state
     const info = lstatSync(path, { bigint: true });
     data.records[path] = [`${info.dev}:${info.ino}:${info.ctimeNs}`, specs];
   }
@@ -95,4 +102,87 @@ describe.sequential("ACL grant cache", () => {
     chmodSync(out, 0o755);
     expect(record(await run("write.py", "fifth.txt")).status).toBe("ok");
   });
+});
+
+/** `skillgate call RunSkillScript` in a process of its own (no grant remembered in memory), temp folders under `tmp`, the bed's home. */
+async function oneShot(script: string, tmp: string): Promise<string> {
+  const commands = JSON.stringify({ commands: [["ext/grants", script, ""]] });
+  const argv = [
+    BUILT_MAIN,
+    "call",
+    "RunSkillScript",
+    commands,
+    "--workspace",
+    bed.ws,
+    "--config",
+    bed.configFile,
+  ];
+  try {
+    const { stdout } = await promisify(execFile)(
+      process.execPath,
+      [...argv, "--extra-skill-path", bed.extra],
+      {
+        env: { ...bed.env, TMPDIR: tmp },
+      },
+    );
+    return stdout;
+  } catch (error) {
+    const { stdout, stderr } = error as { stdout?: string; stderr?: string };
+    throw new Error(`skillgate call RunSkillScript ${script} failed: ${stdout}${stderr}`);
+  }
+}
+
+describe.sequential("the run temp parent in one-shot calls", () => {
+  const tmp = () => join(bed.dir, "tmp-base");
+  const parent = () => join(tmp(), `skillgate-${process.getuid?.()}`);
+  const searchAcl = () =>
+    execFileSync("getfacl", ["--omit-header", "--absolute-names", parent()], { encoding: "utf8" })
+      .split("\n")
+      .filter((line) => line.startsWith(`user:${DEFAULT_SANDBOX_UID}:`));
+  // The one-shot processes' cache, in the bed's own home (its ledger key lives there).
+  const records = () =>
+    (JSON.parse(readFileSync(cacheFile(bed.env.SKILLGATE_HOME), "utf8")) as { records: Records }).records;
+  const key = () => `\u0000own\u0000${parent()}`;
+  /** The parent's record, written only when setfacl was run for it (setfacl itself leaves an unchanged ACL's ctime). */
+  const parentRecord = () => records()[key()];
+
+  beforeAll(() => {
+    ensureBuilt();
+    mkdirSync(tmp(), { mode: 0o700 });
+  }, 600_000);
+
+  it("another workspace's temp folder made beside the run's (the parent's ctime moves) brings no setfacl on the parent", async () => {
+    expect(await oneShot("read.py", tmp())).toContain("read only");
+    expect(searchAcl()).toEqual([`user:${DEFAULT_SANDBOX_UID}:--x`]);
+    const first = parentRecord();
+    expect(first?.[1]).toEqual([`-m u:${DEFAULT_SANDBOX_UID}:x`]);
+    const before = ctime(parent());
+    mkdirSync(join(parent(), "0123456789abcdef"), { mode: 0o700 });
+    expect(ctime(parent())).not.toBe(before);
+    expect(await oneShot("read.py", tmp())).toContain("read only");
+    expect(parentRecord()).toEqual(first);
+  }, 120_000);
+
+  it("a parent whose mask lost search (chmod 700) is granted again, and the run reaches its temp folder", async () => {
+    const first = parentRecord();
+    chmodSync(parent(), 0o700);
+    expect(lstatSync(parent()).mode & 0o777).toBe(0o700);
+    expect(await oneShot("read.py", tmp())).toContain("read only");
+    expect(lstatSync(parent()).mode & 0o777).toBe(0o710);
+    expect(searchAcl()).toEqual([`user:${DEFAULT_SANDBOX_UID}:--x`]);
+    expect(parentRecord()).not.toEqual(first);
+  }, 120_000);
+
+  it("a record older than OWN_RECORD_TTL_MS is not trusted: setfacl runs again and renews it", async () => {
+    const file = cacheFile(bed.env.SKILLGATE_HOME);
+    const data = { format: 1, records: records() };
+    const [state, specs] = data.records[key()] ?? ["", []];
+    const old = Date.now() - OWN_RECORD_TTL_MS - 60_000;
+    data.records[key()] = [`${state.split("@")[0]}@${old}`, specs];
+    writeFileSync(file, JSON.stringify(data));
+    expect(await oneShot("read.py", tmp())).toContain("read only");
+    const [renewed] = parentRecord() ?? [""];
+    expect(renewed.split("@")[0]).toBe(state.split("@")[0]);
+    expect(Number(renewed.split("@")[1])).toBeGreaterThan(old + OWN_RECORD_TTL_MS);
+  }, 120_000);
 });
