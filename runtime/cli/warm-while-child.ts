@@ -15,7 +15,7 @@ const running = (child: ChildProcess) =>
  * Calls `warm` once while a child is running: `delayMs` after it was spawned (a quick child such as setfacl ends
  * before, and its parent has work right after it), or, for a child with a hand-shake pipe, right after the parent
  * ended that pipe, since until then the parent still has to answer the sandbox promptly. Timers are unref'd: they
- * never keep the process alive. Returns a stop function; `warm` never runs after it.
+ * never keep the process alive; an error thrown by `warm` is dropped. Returns a stop function; `warm` never runs after it.
  */
 export function warmWhileAChildRuns(warm: () => void, delayMs = 10): () => void {
   let stopped = false;
@@ -28,11 +28,16 @@ export function warmWhileAChildRuns(warm: () => void, delayMs = 10): () => void 
     timers.clear();
   };
   const later = (ms: number, child: ChildProcess): void => {
+    if (stopped) return;
     const timer = setTimeout(() => {
       timers.delete(timer);
       if (stopped || !running(child)) return;
       stop();
-      warm();
+      try {
+        warm();
+      } catch {
+        // Only a head start: whatever failed here fails again, and is reported, where the call needs it.
+      }
     }, ms);
     timer.unref();
     timers.add(timer);

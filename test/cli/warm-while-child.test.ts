@@ -78,6 +78,24 @@ describe("warmWhileAChildRuns", () => {
     }
   });
 
+  it("drops an error thrown by the warm-up (no uncaught exception)", async () => {
+    let called = false;
+    const stop = warmWhileAChildRuns(() => {
+      called = true;
+      throw new Error("warm-up failed");
+    }, 10);
+    const child = spawn("sleep", ["5"]);
+    try {
+      await until(() => called);
+      // An uncaught exception from the timer would fail this file; one more turn lets it surface.
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(called).toBe(true);
+    } finally {
+      stop();
+      child.kill();
+    }
+  });
+
   it("never warms after stop()", async () => {
     let calls = 0;
     const stop = warmWhileAChildRuns(() => {
