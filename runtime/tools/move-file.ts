@@ -37,7 +37,8 @@ export async function moveFile(input: z.infer<typeof moveFileInput>, session: Se
       const source = await statWorkspacePathIfExists(session.paths.root, from, { follow: false });
       if (source?.kind !== "file") return sourceNotAFile(source, from);
       const existing = await statWorkspacePathIfExists(session.paths.root, to, { follow: false });
-      if (existing && !input.overwrite) {
+      // A folder is never replaced: the move below refuses it (a write_dirs folder with its own fix).
+      if (existing && existing.kind !== "directory" && !input.overwrite) {
         return destinationExists(to);
       }
       await moveWorkspacePath(session.paths.root, from, to, {

@@ -223,7 +223,7 @@ export async function copyWorkspaceFile(
   return writeWorkspaceFile(root, to, source.bytes, options);
 }
 
-/** Moves (renames) a file or folder; both ends are checked against the policy. */
+/** Moves (renames) a file or folder; both ends are checked against the policy, and neither may be a write_dirs folder. */
 export async function moveWorkspacePath(
   root: string,
   from: string,
@@ -234,9 +234,18 @@ export async function moveWorkspacePath(
   let target: Parent | undefined;
   try {
     target = await openParent(root, to, options.policy, options.createParents ?? false);
-    if (!(await entryStats(source))) throw ioError({ code: "ENOENT" }, "move", source.shown);
+    const moved = await entryStats(source);
+    if (!moved) throw ioError({ code: "ENOENT" }, "move", source.shown);
+    if (moved.isDirectory()) refuseWriteRoot(options.policy, source, "move");
+    refuseWriteRoot(options.policy, target, "replace", source.name);
     const existing = await entryStats(target);
-    if (existing && (!(options.overwrite ?? false) || existing.isDirectory())) throw exists(target.shown);
+    if (existing?.isDirectory())
+      throw new SkillgateError(
+        "FILE_EXISTS",
+        `Path '${target.shown}' is a folder and cannot be replaced by a move; move into it instead, as '${target.shown}/${source.name}'.`,
+        { path: target.shown },
+      );
+    if (existing && !(options.overwrite ?? false)) throw exists(target.shown);
     await rename(at(source.dir, source.name), at(target.dir, target.name));
     await syncDir(target.dir);
     await syncDir(source.dir);

@@ -81,19 +81,41 @@ export function writeAllowed(policy: WritePolicy, rel: string): boolean {
   return policy.allow.map(normaliseDir).some((a) => under(rel, a));
 }
 
+/** What is refused of a write_dirs folder itself, and the fix the refusal names. */
+export type WriteRootAction = "delete" | "move" | "replace";
+
 /**
- * A write_dirs folder itself is never deleted (the stage outputs live there; the agent meant its contents); what is
- * inside it may be. Checked on the real path, so no alias through a linked parent slips by.
+ * A write_dirs folder itself is never deleted, moved away or replaced by a move (the stage outputs live there; the
+ * agent meant its contents); what is inside it may be. Checked on the real path, so no alias through a linked parent
+ * slips by. `as` (for "replace") is the path the moved entry could take inside the folder instead.
  */
-export function refuseWriteRoot(policy: WritePolicy, parent: Parent): void {
-  if (!policy.allow.map(normaliseDir).some((dir) => dir !== "" && dir === parent.rel)) return;
+export function refuseWriteRoot(
+  policy: WritePolicy,
+  parent: Parent,
+  action: WriteRootAction = "delete",
+  as = "",
+): void {
+  if (!isWriteRoot(policy, parent.rel)) return;
   const named = parent.shown === parent.rel ? `'${parent.rel}'` : `'${parent.shown}' (${parent.rel})`;
+  const refused = {
+    delete: `cannot be deleted itself; delete the files and folders inside it instead (PathList '${parent.rel}' lists them)`,
+    move: `cannot be moved itself; move the files and folders inside it instead (PathList '${parent.rel}' lists them)`,
+    replace: `cannot be replaced by a move; move the file into it instead, as '${parent.rel}/${as}'`,
+  }[action];
   throw new SkillgateError(
     "WRITE_NOT_ALLOWED",
-    `Path ${named} is a writable root folder (write_dirs) and cannot be deleted itself; delete the files and ` +
-      `folders inside it instead (PathList '${parent.rel}' lists them).`,
-    { path: parent.shown, resolved: parent.rel, reason: "write_root" },
+    `Path ${named} is a writable root folder (write_dirs) and ${refused}.`,
+    {
+      path: parent.shown,
+      resolved: parent.rel,
+      reason: "write_root",
+    },
   );
+}
+
+/** `rel` (a workspace-relative real path) is a write_dirs folder itself. */
+export function isWriteRoot(policy: WritePolicy, rel: string): boolean {
+  return policy.allow.map(normaliseDir).some((dir) => dir !== "" && dir === rel);
 }
 
 export function requireAllowed(policy: WritePolicy, rel: string, shown: string): void {

@@ -24,6 +24,8 @@ export interface FixtureOptions {
   /** Skill pack copied by init (default the fixture pack). */
   packPath?: string;
   sandboxLevel?: 1 | 2 | 3;
+  /** write_dirs (default the schema's ["{OUT}"]). */
+  writeDirs?: string[];
 }
 
 export interface Fixture {
@@ -49,6 +51,7 @@ export function fixtureConfig(options: FixtureOptions = {}): Record<string, unkn
       max_skill_list_count: options.max ?? 15,
     },
     exec: { sandbox_level: options.sandboxLevel ?? 2, timeout_seconds: 60 },
+    ...(options.writeDirs ? { write_dirs: options.writeDirs } : {}),
     stage: [
       {
         name: "report",
