@@ -18,6 +18,7 @@ export { type RunPlan, runPlanFor } from "./run-plan.js";
 export { resetUnsandboxedWarning, runScript } from "./run-script.js";
 export { findExecutable, type ResolveRunnerInput, type RunnerResolution, resolveRunner } from "./runner.js";
 export { checkScriptPath, scriptNameProblem } from "./script-path.js";
+export { spawnOffThread } from "./spawn/spawn.js";
 export { splitArgs } from "./split-args.js";
 export { tsCacheDir, withTsFastPath } from "./ts-fast-path.js";
 export type {

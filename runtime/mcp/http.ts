@@ -4,6 +4,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import type { AddressInfo } from "node:net";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
+import { spawnOffThread } from "../exec/index.js";
 import type { Session } from "../tools/index.js";
 import {
   checkBindPolicy,
@@ -56,6 +57,8 @@ export async function serveHttp(
   auth: HttpAuthOptions = {},
 ): Promise<HttpServing> {
   checkBindPolicy(address.host, auth);
+  // Many calls at once: each sandbox's spawn would block this event loop until the child exec'd (exec/spawn/thread.ts).
+  spawnOffThread(true);
   /** Origins a browser may send; completed once the port is known. */
   const allowedOrigins = new Set((auth.allowedOrigins ?? []).map((origin) => origin.toLowerCase()));
   const transports = new Map<string, StreamableHTTPServerTransport>();

@@ -1,13 +1,12 @@
 // A sandbox prepared ahead of its run: bwrap spawned with the run's exact argv, held on its block fd, its pids already in the run's cgroup.
 
-import type { ChildProcess } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import type { Socket } from "node:net";
 import { setTimeout as delay } from "node:timers/promises";
 import type { PidsCgroup } from "../cgroup.js";
 import { planRun } from "../plan/plan.js";
 import { type Prepared, prepareRun } from "../prepare/prepare.js";
-import { type Spawned, spawnRun } from "../spawn/spawn.js";
+import { type Spawned, spawnRunAsync } from "../spawn/spawn.js";
 import { holdSandbox } from "../supervise/handshake.js";
 import type { RunRequest } from "../types.js";
 import { bindSources, readBoundView } from "./bound-view.js";
@@ -77,7 +76,7 @@ export async function holdSandboxFor(req: RunRequest, deps: HoldDeps): Promise<H
   const goFd = 5 + buffers.length;
   const launched =
     req.launcher === undefined ? null : launcherArgv(prepared.argv, planned.plan.command, req.launcher, goFd);
-  const spawned = spawnRun({
+  const spawned = await spawnRunAsync({
     argv: launched ?? prepared.argv,
     cwd: req.cwd,
     env: prepared.spawnEnv,
@@ -159,7 +158,7 @@ const MOUNT_PATIENCE_MS = 10_000;
 async function mountedSources(
   argv: string[],
   innerPid: number,
-  child: ChildProcess,
+  child: Spawned["child"],
 ): Promise<Map<string, string> | null> {
   const deadline = Date.now() + MOUNT_PATIENCE_MS;
   for (let wait = 1; ; wait = Math.min(wait * 2, 20)) {

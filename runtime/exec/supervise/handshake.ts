@@ -1,10 +1,10 @@
 // bwrap hand-shake: wait for its sandbox child, move both into the cgroup, attach the network, then let it exec the script.
-import type { ChildProcess } from "node:child_process";
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { Readable, Writable } from "node:stream";
 import type { PidsCgroup } from "../cgroup.js";
 import { startUserNet, type UserNet } from "../netns.js";
+import type { RunChild } from "../spawn/spawn.js";
 
 export interface UserNetRequest {
   slirp4netns: string;
@@ -14,7 +14,7 @@ export interface UserNetRequest {
 // Why hand-written: no library moves bwrap's sandbox child into a cgroup before it execs; overlapping that move with bwrap's start-up costs +4.6 ms at level 2 vs 16.5 ms for a lone move (docs/performance.md).
 /** Resolves with the user-mode network (or null) once the script may start; rejects when the sandbox failed. */
 export async function handshake(
-  child: ChildProcess,
+  child: RunChild,
   cgroup: PidsCgroup | null,
   userNet: UserNetRequest | undefined,
 ): Promise<UserNet | null> {
@@ -32,7 +32,7 @@ export interface HeldSandbox {
 }
 
 /** The hand-shake up to the point where bwrap waits on its block fd: both pids are in the cgroup, nothing of the command ran. */
-export async function holdSandbox(child: ChildProcess, cgroup: PidsCgroup | null): Promise<HeldSandbox> {
+export async function holdSandbox(child: RunChild, cgroup: PidsCgroup | null): Promise<HeldSandbox> {
   const pid = child.pid as number;
   // A cgroup move waits for an RCU grace period (~10 ms on cgroup v1, longer under load). Started now, off the
   // main thread, that wait overlaps bwrap building the sandbox; the hand-shake still makes sure of both pids.

@@ -1,9 +1,9 @@
 // Kills a run's whole process tree: its cgroup members when it has one, else its process group and descendants.
-import type { ChildProcess } from "node:child_process";
 import type { PidsCgroup } from "../cgroup.js";
 import { processTree } from "../proc-tree.js";
+import type { RunChild } from "../spawn/spawn.js";
 
-export function killTree(child: ChildProcess, cgroup: PidsCgroup | null, platform: NodeJS.Platform): void {
+export function killTree(child: RunChild, cgroup: PidsCgroup | null, platform: NodeJS.Platform): void {
   const pid = child.pid;
   if (pid === undefined) return;
   cgroup?.seal();

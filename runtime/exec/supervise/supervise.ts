@@ -4,7 +4,7 @@ import type { PidsCgroup } from "../cgroup.js";
 import type { UserNet } from "../netns.js";
 import type { WorkspaceExcess } from "../outcome.js";
 import { sharedMemorySampler } from "../sampler.js";
-import { type Exit, type Spawned, spawnRun } from "../spawn/spawn.js";
+import { type Exit, type Spawned, spawnRunAsync } from "../spawn/spawn.js";
 import type { RunLimits } from "../types.js";
 import { drain } from "./drain.js";
 import { handshake, type UserNetRequest } from "./handshake.js";
@@ -65,7 +65,7 @@ export async function supervise(input: SuperviseInput): Promise<Supervised> {
   const { cgroup, limits, platform } = input;
   const warnings: string[] = [];
   const started = input.now();
-  const { child, exited, bornInCgroup } = input.held?.spawned ?? spawnRun(input);
+  const { child, exited, bornInCgroup } = input.held?.spawned ?? (await spawnRunAsync(input));
   let limit: LimitOutcome | null = null;
   let workspaceExcess: WorkspaceExcess | undefined;
   const kill = (): void => killTree(child, cgroup, platform);
