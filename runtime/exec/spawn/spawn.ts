@@ -93,6 +93,11 @@ export function spawnOffThread(on: boolean): void {
   thread = on ? (thread ?? new SpawnThread()) : null;
 }
 
+/** Runs spawned on the spawn thread since it was turned on (0 when off). */
+export function offThreadSpawns(): number {
+  return thread?.spawned ?? 0;
+}
+
 /** spawnRun, on the spawn thread when it is on and the run has the hand-shake (a cgroup-v1 birth move needs this thread). */
 export async function spawnRunAsync(input: SpawnInput): Promise<Spawned> {
   if (thread === null || !input.handshake) return spawnRun(input);

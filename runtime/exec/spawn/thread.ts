@@ -98,12 +98,15 @@ interface Entry {
 export class SpawnThread {
   private worker: Worker | null = null;
   private nextId = 1;
+  /** Children spawned on the thread so far. */
+  spawned = 0;
   private readonly entries = new Map<number, Entry>();
 
   /** The child stands in at once (listen on it now); `started` resolves once it has a pid, or rejects as spawn() throws. */
   spawn(input: ThreadSpawnInput): { child: RelayedChild; started: Promise<void> } {
     const worker = this.worker ?? this.startWorker();
     const id = this.nextId++;
+    this.spawned++;
     const post = (message: ToThread): void => worker.postMessage(message);
     const child = new RelayedChild(input, post, id, () => this.updateRef());
     const started = new Promise<void>((resolve, reject) => {
