@@ -124,8 +124,9 @@ export class SpawnThread {
   }
 
   private startWorker(): Worker {
+    // A bundle built with esbuild's keepNames wraps inner functions in __name(); the worker has no such helper.
     const worker = new Worker(
-      `(${spawnThreadBody.toString()})(require, require("node:worker_threads").parentPort)`,
+      `var __name = (target) => target;\n(${spawnThreadBody.toString()})(require, require("node:worker_threads").parentPort)`,
       { eval: true, stdout: false, stderr: false },
     );
     worker.on("message", (message: FromThread) => this.receive(message));
