@@ -91,10 +91,13 @@ export function spawnThreadBody(load: (id: string) => unknown, port: MessagePort
     });
     child.once("error", (error) => send({ t: "error", id, error: errorOf(error) }));
     child.once("exit", (code, signal) => send({ t: "exit", id, code, signal }));
-    child.once("close", () => {
-      children.delete(id);
-      send({ t: "gone", id });
-    });
+    // The child's own "close" listener on its last pipe runs before ours: "gone" waits until that pipe's "close" is sent.
+    child.once("close", () =>
+      setImmediate(() => {
+        children.delete(id);
+        send({ t: "gone", id });
+      }),
+    );
   };
   port.on("message", (message: ToThread) => {
     if (message.t === "spawn") return start(message);
