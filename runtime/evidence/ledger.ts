@@ -19,10 +19,11 @@
 import { statSync } from "node:fs";
 import { mkdir, readFile } from "node:fs/promises";
 import type { WorkspacePaths } from "../contracts/index.js";
-import { isSkillgateError, SkillgateError } from "../errors.js";
+import { isSkillgateError } from "../errors.js";
 import { ioError, stageFileAtomic, withWorkspaceLock, writeFileAtomic } from "../workspace/index.js";
+import { type AdoptResult, adoptLoaded } from "./adopt.js";
 import { flushOutsideLock, scheduleUnlocked } from "./flush.js";
-import { adoptCountersignMessage, type ChainVerdict, type Head, verifyChain } from "./fold.js";
+import { type ChainVerdict, type Head, verifyChain } from "./fold.js";
 import {
   type BodiesRun,
   CommitQueue,
@@ -34,7 +35,6 @@ import {
   type TransactionResult,
   type TransactOptions,
 } from "./group-commit.js";
-import { newInitId } from "./identity.js";
 import { type LedgerKeys, localKeys } from "./keys.js";
 import { type CommitDeps, SealedBatch, writeSealed } from "./ledger-commit.js";
 import { fileIdentity } from "./ledger-files.js";
@@ -44,10 +44,8 @@ import {
   type LoadContext,
   type LoadedLedger,
   loadLedger,
-  writePublicKey,
 } from "./ledger-load.js";
 import { evidenceLocations } from "./locations.js";
-import type { LedgerIdentity } from "./state.js";
 
 export {
   LEDGER_WAIT_CHANNEL,
@@ -251,34 +249,12 @@ export class EvidenceLedger {
   }
 
   /** Re-signs a ledger moved or copied from another path of this home (`init --adopt`); recorded as an adopt record. */
-  async adopt(): Promise<{ from: LedgerIdentity; to: LedgerIdentity; snapshot: LedgerSnapshot }> {
+  async adopt(): Promise<AdoptResult> {
     await mkdir(this.paths.skillgateDir, { recursive: true });
     return this.lock(this.paths, async () => {
       const loaded = await this.load({ adopting: true });
-      const from = loaded.snapshot.state.identity;
-      if (!from || !loaded.signer)
-        throw new SkillgateError("LEDGER_TAMPERED", "there is no ledger to adopt", {});
-      const initId = newInitId();
-      const next = await this.keys.signerFor(this.paths.root, initId);
-      const to: LedgerIdentity = {
-        workspace: this.paths.root,
-        initId,
-        publicKey: next.publicKey,
-        fingerprint: next.fingerprint,
-        home: this.keys.home,
-      };
-      const data = {
-        ...to,
-        from: { workspace: from.workspace, initId: from.initId, fingerprint: from.fingerprint },
-        countersig: next.sign(adoptCountersignMessage(loaded.snapshot.head.hash, next.publicKey)),
-      };
-      const batch = new SealedBatch(loaded, this.commitDeps);
-      await batch.seal([...loaded.pending, { stage: loaded.snapshot.state.stageIndex, kind: "adopt", data }]);
       this.lastLoad = null;
-      await writeSealed(this.commitDeps, batch);
-      await this.keys.writeIdentity({ version: 1, ...to, createdAt: this.now().toISOString() });
-      await writePublicKey(this.ctx, to);
-      return { from, to, snapshot: loaded.snapshot };
+      return adoptLoaded(loaded, this.ctx, this.commitDeps);
     });
   }
 

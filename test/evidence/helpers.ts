@@ -79,3 +79,28 @@ export function chainPosition(fx: LedgerFixture) {
       (JSON.parse(readFileSync(fx.paths.progress, "utf8")) as { ledger: { seq: number } }).ledger.seq,
   };
 }
+
+/** Five records of a stage: enter, a list, two reads of a/one and the use of a/two. */
+export async function appendEvidence(ledger: EvidenceLedger): Promise<void> {
+  await ledger.transact(() => ({
+    records: [
+      { stage: 0, kind: "stage_enter", data: { name: "review" } },
+      { stage: 0, kind: "list", data: { skills: ["a/one", "a/two"] } },
+      { stage: 0, kind: "read", data: { skill: "a/one", startLine: 1, endLine: 5, totalLines: 10 } },
+      { stage: 0, kind: "read", data: { skill: "a/one", startLine: 6, endLine: 10, totalLines: 10 } },
+      { stage: 0, kind: "use", data: { skills: ["a/two"] } },
+    ],
+    result: undefined,
+  }));
+}
+
+/** The code and message a promise is rejected with; throws when it resolves. */
+export async function refusal(promise: Promise<unknown>): Promise<{ code: string; message: string }> {
+  try {
+    await promise;
+  } catch (error) {
+    const e = error as { code: string; message: string };
+    return { code: e.code, message: e.message };
+  }
+  throw new Error("expected a refusal");
+}
