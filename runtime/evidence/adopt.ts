@@ -1,10 +1,15 @@
 // Adopting a ledger moved or copied from another path of this home: a new init id and key, countersigned over the old head, recorded as an `adopt` record.
 import { SkillgateError } from "../errors.js";
 import { adoptCountersignMessage } from "./fold.js";
-import { newInitId } from "./identity.js";
 import type { LedgerKeys } from "./keys.js";
 import { type CommitDeps, SealedBatch, writeSealed } from "./ledger-commit.js";
-import { type LedgerSnapshot, type LoadContext, type LoadedLedger, writePublicKey } from "./ledger-load.js";
+import {
+  type LedgerSnapshot,
+  type LoadContext,
+  type LoadedLedger,
+  newIdentity,
+  recordIdentity,
+} from "./ledger-load.js";
 import type { LedgerIdentity } from "./state.js";
 
 export interface AdoptResult {
@@ -24,15 +29,7 @@ export async function adoptLoaded(
 ): Promise<AdoptResult> {
   const from = loaded.snapshot.state.identity;
   if (!from || !loaded.signer) throw new SkillgateError("LEDGER_TAMPERED", "there is no ledger to adopt", {});
-  const initId = newInitId();
-  const next = await ctx.keys.signerFor(ctx.paths.root, initId);
-  const to: LedgerIdentity = {
-    workspace: ctx.paths.root,
-    initId,
-    publicKey: next.publicKey,
-    fingerprint: next.fingerprint,
-    home: ctx.keys.home,
-  };
+  const { identity: to, signer: next } = await newIdentity(ctx);
   const data = {
     ...to,
     from: { workspace: from.workspace, initId: from.initId, fingerprint: from.fingerprint },
@@ -41,7 +38,6 @@ export async function adoptLoaded(
   const batch = new SealedBatch(loaded, commitDeps);
   await batch.seal([...loaded.pending, { stage: loaded.snapshot.state.stageIndex, kind: "adopt", data }]);
   await writeSealed(commitDeps, batch);
-  await ctx.keys.writeIdentity({ version: 1, ...to, createdAt: ctx.now().toISOString() });
-  await writePublicKey(ctx, to);
+  await recordIdentity(ctx, to);
   return { from, to, snapshot: loaded.snapshot };
 }

@@ -161,17 +161,8 @@ export async function loadLedger(ctx: LoadContext, options: { adopting?: boolean
 
 /** A new ledger: a new init id for this workspace (an older ledger put back later is a replay) and its genesis. */
 export async function freshLedger(ctx: LoadContext): Promise<LoadedLedger> {
-  const initId = newInitId();
-  const signer = await ctx.keys.signerFor(ctx.paths.root, initId);
-  const identity: LedgerIdentity = {
-    workspace: ctx.paths.root,
-    initId,
-    publicKey: signer.publicKey,
-    fingerprint: signer.fingerprint,
-    home: ctx.keys.home,
-  };
-  await ctx.keys.writeIdentity({ version: 1, ...identity, createdAt: ctx.now().toISOString() });
-  await writePublicKey(ctx, identity);
+  const { identity, signer } = await newIdentity(ctx);
+  await recordIdentity(ctx, identity);
   return {
     snapshot: { state: emptyState(), head: zeroHead(), warnings: [] },
     dirty: false,
@@ -182,6 +173,28 @@ export async function freshLedger(ctx: LoadContext): Promise<LoadedLedger> {
     markBehind: true,
     unsynced: false,
   };
+}
+
+/** A new init id for this workspace, its signer and the identity naming them (nothing written yet). */
+export async function newIdentity(
+  ctx: LoadContext,
+): Promise<{ identity: LedgerIdentity; signer: LedgerSigner }> {
+  const initId = newInitId();
+  const signer = await ctx.keys.signerFor(ctx.paths.root, initId);
+  const identity: LedgerIdentity = {
+    workspace: ctx.paths.root,
+    initId,
+    publicKey: signer.publicKey,
+    fingerprint: signer.fingerprint,
+    home: ctx.keys.home,
+  };
+  return { identity, signer };
+}
+
+/** Writes `identity` to the home's identity file and the workspace's public key file. */
+export async function recordIdentity(ctx: LoadContext, identity: LedgerIdentity): Promise<void> {
+  await ctx.keys.writeIdentity({ version: 1, ...identity, createdAt: ctx.now().toISOString() });
+  await writePublicKey(ctx, identity);
 }
 
 export async function writePublicKey(ctx: LoadContext, identity: LedgerIdentity): Promise<void> {

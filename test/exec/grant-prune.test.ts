@@ -1,5 +1,4 @@
 // runtime/exec/grant-prune.ts: which areas' grant caches go (pure), noting and pruning on real folders, and real `skillgate call` runs on workspaces then deleted.
-import { spawn } from "node:child_process";
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -12,6 +11,7 @@ import {
 } from "../../runtime/exec/grant-prune.js";
 import { type Bed, makeBed } from "../adversarial/tool-bed.js";
 import { MAIN, TSX } from "../mcp/helpers.js";
+import { runProcess } from "../support/process.js";
 import { tempRoot } from "../support/workspace.js";
 import { REPO_ROOT } from "../tools/helpers.js";
 
@@ -143,20 +143,14 @@ describe("through real `skillgate call RunSkillScript` runs (root)", () => {
       "--config",
       bed.configFile,
     ];
-    const child = spawn(TSX, [...argv, "--extra-skill-path", bed.extra, "--json"], {
-      cwd: REPO_ROOT,
-      env: bed.env,
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout?.on("data", (chunk: Buffer) => {
-      stdout += chunk.toString("utf8");
-    });
-    child.stderr?.on("data", (chunk: Buffer) => {
-      stderr += chunk.toString("utf8");
-    });
-    const code = await new Promise<number | null>((resolve) => child.once("exit", resolve));
+    const { code, stdout, stderr } = await runProcess(
+      TSX,
+      [...argv, "--extra-skill-path", bed.extra, "--json"],
+      {
+        cwd: REPO_ROOT,
+        env: bed.env,
+      },
+    );
     expect(code, `${stdout}\n${stderr}`).toBe(0);
     const result = JSON.parse(stdout) as {
       structured: { commands: Array<{ status: string; output: string }> };
