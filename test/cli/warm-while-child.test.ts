@@ -65,6 +65,8 @@ describe("warmWhileAChildRuns", () => {
     const child = spawn("sh", ["-c", "read go <&4; sleep 5"], {
       stdio: ["ignore", "pipe", "pipe", "pipe", "pipe"],
     });
+    // Killed below while its socket pairs are open: a reset on them is the kill's, not the test's (as handshake.ts does).
+    for (const stream of child.stdio) stream?.on("error", () => undefined);
     try {
       // A child without the pipe would have been warmed by now.
       await exited(clock);

@@ -3,6 +3,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Bed, makeBed } from "../adversarial/tool-bed.js";
+import { BUILT_MAIN, ensureBuilt } from "../bench/built.js";
 import { connectStdio, type StdioConnection } from "../mcp/helpers.js";
 import { processesWithMarker } from "../support/host-probes.js";
 
@@ -58,6 +59,22 @@ afterAll(async () => {
   bed?.cleanup();
 });
 
+async function call(): Promise<string> {
+  const result = await (conn as StdioConnection).client.callTool({
+    name: "RunSkillScript",
+    arguments: { commands: [["ext/hello", "hello.py", ""]] },
+  });
+  const text = (result.content as Array<{ text: string }>)[0]?.text ?? "";
+  expect(result.isError, text).toBeFalsy();
+  return text;
+}
+
+/** The parent of a process (for a held bwrap: the server that spawned it). */
+function parentOf(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+  return Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+}
+
 describe("prepared sandboxes end with the session", () => {
   beforeAll(() => {
     // Prepared sandboxes need the cgroup hand-shake, which needs root: without it this suite proves nothing.
@@ -68,15 +85,6 @@ describe("prepared sandboxes end with the session", () => {
       ["--workspace", bed.ws, "--config", bed.configFile, "--extra-skill-path", bed.extra],
       bed.env,
     );
-    const call = async (): Promise<string> => {
-      const result = await (conn as StdioConnection).client.callTool({
-        name: "RunSkillScript",
-        arguments: { commands: [["ext/hello", "hello.py", ""]] },
-      });
-      const text = (result.content as Array<{ text: string }>)[0]?.text ?? "";
-      expect(result.isError, text).toBeFalsy();
-      return text;
-    };
     await call();
     await call();
     const held = await until("a held sandbox", sandboxes, (pids) => pids.length > 0);
@@ -97,5 +105,29 @@ describe("prepared sandboxes end with the session", () => {
       (present) => !present,
     );
     expect(existsSync(join(PIDS, runId))).toBe(false);
+  });
+
+  it("a SIGTERM to serve (what an MCP client sends 2 s after closing stdin) ends it the same way", async () => {
+    ensureBuilt();
+    conn = await connectStdio(
+      ["--workspace", bed.ws, "--config", bed.configFile, "--extra-skill-path", bed.extra],
+      bed.env,
+      [process.execPath, BUILT_MAIN],
+    );
+    await call();
+    await call();
+    const held = await until("a held sandbox", sandboxes, (pids) => pids.length > 0);
+    const runId = runIdOf(held[0] as number);
+    const server = parentOf(held[0] as number);
+    expect(readFileSync(`/proc/${server}/cmdline`, "latin1")).toContain("serve");
+    process.kill(server, "SIGTERM");
+    await until("no sandbox left", sandboxes, (pids) => pids.length === 0);
+    await until(
+      "its cgroup removed",
+      () => existsSync(join(PIDS, runId)),
+      (present) => !present,
+    );
+    await (conn as StdioConnection).close();
+    conn = null;
   });
 });

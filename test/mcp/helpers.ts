@@ -19,10 +19,16 @@ export interface StdioConnection {
   close(): Promise<void>;
 }
 
-export async function connectStdio(serveArgs: string[], env: NodeJS.ProcessEnv): Promise<StdioConnection> {
+/** `launch` is the program and its first arguments: tsx on the sources, or node on the build (whose signals tsx does not relay). */
+export async function connectStdio(
+  serveArgs: string[],
+  env: NodeJS.ProcessEnv,
+  launch: [string, ...string[]] = [TSX, MAIN],
+): Promise<StdioConnection> {
+  const [command, ...first] = launch;
   const transport = new StdioClientTransport({
-    command: TSX,
-    args: [MAIN, "serve", ...serveArgs],
+    command,
+    args: [...first, "serve", ...serveArgs],
     env: env as Record<string, string>,
     cwd: REPO_ROOT,
     stderr: "pipe",

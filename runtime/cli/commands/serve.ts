@@ -174,7 +174,9 @@ export function register(program: Command, io: CliIO): void {
       }
       log(connectHelp(serveArgs, null));
       const serving = await serveStdio(session, log);
-      await serving.closed;
+      // An MCP client that closes stdin sends SIGTERM 2 s later (the SDK's stdio transport): the signal must not cut
+      // short the clean-up below, and a signal alone ends the session the same way.
+      await Promise.race([serving.closed, untilStopSignal(() => serving.close())]);
       // A held sandbox (and its cgroup) must not outlive the session; the exit hook alone cannot wait for the kernel.
       await closeSharedPreparedPool();
       process.exit(process.exitCode ?? 0);

@@ -40,6 +40,8 @@ export interface HoldDeps {
   platform: NodeJS.Platform;
   hostEnv: NodeJS.ProcessEnv;
   cgroupRoot?: string;
+  /** Aborted when the pool closes: a sandbox still mounting is then ended, its cgroup removed, and none held. */
+  signal?: AbortSignal;
 }
 
 function streams(spawned: Spawned): Socket[] {
@@ -99,6 +101,8 @@ export async function holdSandboxFor(req: RunRequest, deps: HoldDeps): Promise<H
     kill();
     cgroup.destroy();
   };
+  // A closing pool must not wait for a sandbox still starting: bwrap is killed at once, at any step below.
+  deps.signal?.addEventListener("abort", kill, { once: true });
   try {
     const held = await holdSandbox(spawned.child, cgroup);
     let release = held.go;
@@ -110,9 +114,10 @@ export async function holdSandboxFor(req: RunRequest, deps: HoldDeps): Promise<H
       await launcherUp(socket, spawned.exited);
       release = () => releaseLauncher(socket);
     }
-    const sources = await mountedSources(prepared.argv, held.innerPid, spawned.child);
+    const sources = await mountedSources(prepared.argv, held.innerPid, spawned.child, deps.signal);
     if (sources === null) {
-      discard();
+      kill();
+      await cgroup.release(deps.signal?.aborted ? END_PATIENCE_MS : 0);
       return null;
     }
     return {
@@ -139,32 +144,38 @@ export async function holdSandboxFor(req: RunRequest, deps: HoldDeps): Promise<H
       },
     };
   } catch {
-    discard();
+    kill();
+    await cgroup.release(deps.signal?.aborted ? END_PATIENCE_MS : 0);
     return null;
   } finally {
+    deps.signal?.removeEventListener("abort", kill);
     await prepared.scratch.remove();
   }
 }
 
 /** Longest bwrap may take to mount everything after it reported its child (a loaded machine); then no hold. */
 const MOUNT_PATIENCE_MS = 10_000;
+/** Longest a closing pool waits for a killed, still-mounting sandbox to leave its cgroup. */
+const END_PATIENCE_MS = 5_000;
 
 /**
  * The identities of the argv's bind sources, read once bwrap has mounted them all (it reports its child's pid
  * before it mounts, and waits on the block fd only after): recorded earlier, a path swapped while bwrap mounted
  * it would pass for the one bound. Null when the sandbox shows another file than the host path (swapped meanwhile),
- * bwrap exited, or its mounts cannot be seen.
+ * bwrap exited, its mounts cannot be seen, or the pool closed meanwhile.
  */
 async function mountedSources(
   argv: string[],
   innerPid: number,
   child: Spawned["child"],
+  signal?: AbortSignal,
 ): Promise<Map<string, string> | null> {
   const deadline = Date.now() + MOUNT_PATIENCE_MS;
   for (let wait = 1; ; wait = Math.min(wait * 2, 20)) {
     const view = readBoundView(argv, `/proc/${innerPid}/root`);
     if (view.state === "mounted") return view.sources;
     if (view.state === "differs" || child.exitCode !== null || child.signalCode !== null) return null;
+    if (signal?.aborted) return null;
     if (Date.now() > deadline) return null;
     await delay(wait, undefined, { ref: false });
   }

@@ -40,6 +40,8 @@ export class PreparedPool {
   private readonly idle = new Set<HeldSandbox>();
   private lastKey: string | null = null;
   private closed = false;
+  /** Aborted by close(): a sandbox still being made then ends at once instead of being awaited until held. */
+  private closing = new AbortController();
   private readonly onExit = (): void => {
     for (const held of this.idle) held.discard();
     this.idle.clear();
@@ -123,7 +125,8 @@ export class PreparedPool {
       .then(() => new Promise<void>((resolve) => setImmediate(resolve)))
       .then(() => {
         entry.started = true;
-        return this.hold(req, deps);
+        if (this.closed) return null;
+        return this.hold(req, { ...deps, signal: this.closing.signal });
       })
       .catch(() => null);
     // A set-up that never reaches the hand-shake must not hold the pool forever.
@@ -173,6 +176,7 @@ export class PreparedPool {
    */
   async close(reopen = false): Promise<void> {
     this.closed = true;
+    this.closing.abort();
     await this.pending?.promise;
     this.pending = null;
     const ending = [...this.idle].map((held) => {
@@ -182,8 +186,10 @@ export class PreparedPool {
     this.idle.clear();
     await Promise.all(ending);
     this.lastKey = null;
-    if (reopen) this.closed = false;
-    else process.off("exit", this.onExit);
+    if (reopen) {
+      this.closed = false;
+      this.closing = new AbortController();
+    } else process.off("exit", this.onExit);
   }
 }
 
