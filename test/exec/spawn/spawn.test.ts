@@ -5,6 +5,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { createPidsCgroup } from "../../../runtime/exec/cgroup.js";
 import { spawnRun } from "../../../runtime/exec/spawn/spawn.js";
 import { tempRoot } from "../../support/workspace.js";
+import { lowFds } from "./helpers.js";
 
 const temp = tempRoot("skillgate-spawn-", { realpath: true });
 afterAll(() => temp.cleanup());
@@ -65,14 +66,7 @@ describe("spawnRun", () => {
     await exited;
     expect(info).toBe("info\n");
     expect(out.split("\n").slice(0, 2)).toEqual(["first", "second"]);
-    expect(
-      out
-        .split("\n")[2]
-        ?.trim()
-        .split(" ")
-        .map(Number)
-        .filter((fd) => fd <= 6),
-    ).toEqual([0, 1, 2, 3, 4, 5, 6]);
+    expect(lowFds(out.split("\n")[2])).toEqual([0, 1, 2, 3, 4, 5, 6]);
   });
 
   it("is born inside the run's pids cgroup when it has one (root, cgroup v1)", async () => {

@@ -11,6 +11,7 @@ import {
 } from "../../../runtime/exec/spawn/spawn.js";
 import { RelayedChild } from "../../../runtime/exec/spawn/thread.js";
 import { tempRoot } from "../../support/workspace.js";
+import { lowFds } from "./helpers.js";
 
 const temp = tempRoot("skillgate-spawn-thread-", { realpath: true });
 beforeAll(() => spawnOffThread(true));
@@ -88,13 +89,7 @@ describe("spawnRunAsync on the spawn thread", () => {
     expect(info).toBe("info\n");
     const lines = out.split("\n");
     expect(lines.slice(0, 3)).toEqual(["got go", "first", "second"]);
-    expect(
-      lines[3]
-        ?.trim()
-        .split(" ")
-        .map(Number)
-        .filter((fd) => fd <= 6),
-    ).toEqual([0, 1, 2, 3, 4, 5, 6]);
+    expect(lowFds(lines[3])).toEqual([0, 1, 2, 3, 4, 5, 6]);
   });
 
   it("keeps a 'socket' extra descriptor open both ways for the caller", async () => {
