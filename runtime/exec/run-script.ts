@@ -98,7 +98,7 @@ export async function runScript(req: RunRequest, deps: RunDeps = {}): Promise<Ru
     setup?.release();
     await prepared.scratch.remove();
   });
-  const area = prepared.area ? await prepared.area.final(setup !== null) : null;
+  const area = prepared.area ? await prepared.area.final() : null;
   const planted = (await setup?.removePlantedGit(area?.scan ?? undefined)) ?? [];
   // Only a bwrap run with the cgroup hand-shake and no user-mode network can be prepared ahead.
   const preparable = setup !== null && prepared.handshake && prepared.slirp === null;

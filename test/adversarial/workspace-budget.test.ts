@@ -46,10 +46,21 @@ for r in range(rounds):
 print("made", n * rounds)
 `;
 
+/** N files in the area, then every file of a folder outside it removed: statfs sees no growth (level 1 reaches it). */
+const HIDE_PY = `import os, sys
+d, n, elsewhere = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+os.makedirs(d, exist_ok=True)
+for i in range(n):
+    open(os.path.join(d, "h%d" % i), "w").close()
+for name in os.listdir(elsewhere):
+    os.remove(os.path.join(elsewhere, name))
+print("made", n)
+`;
+
 /** Flood folders outside the workspace (the run temp folder), as the script printed them. */
 const floods: string[] = [];
 
-const SCRIPTS = { "flood.py": FLOOD_PY, "fill.py": FILL_PY, "burst.py": BURST_PY };
+const SCRIPTS = { "flood.py": FLOOD_PY, "fill.py": FILL_PY, "burst.py": BURST_PY, "hide.py": HIDE_PY };
 
 function filesMessage(script: string, count: number): string {
   return `SCRIPT_WORKSPACE_LIMIT: script '${script}' created ${count} new files and folders in its writable area (workspace and run temp folder), over the budget of ${FILES} per run, and was killed with its process tree; what it wrote stays; fix: write fewer files (an archive, or one file per result), or raise exec.workspace_files`;
@@ -135,6 +146,24 @@ describe.each([2, 1] as const)("workspace budget at sandbox level %i", (level) =
     expect(count).toBeLessThanOrEqual(FILES + 100);
     expect(run.message).toBe(filesMessage("burst.py", count));
   });
+
+  // Only level 1 reaches files outside its area (level 2 sees none on the host), so only there can it hide a burst.
+  if (level === 1)
+    it("catches a burst hidden from statfs by removing files outside the area during the run", async () => {
+      const elsewhere = join(bed.ws, "..", "elsewhere");
+      mkdirSync(elsewhere, { recursive: true });
+      for (let i = 0; i < FILES * 10; i++) writeFileSync(join(elsewhere, `e${i}`), "");
+      const result = await bed.run(
+        "flood",
+        "hide.py",
+        `${join(bed.ws, "out", "hide")} ${FILES + 50} ${elsewhere}`,
+      );
+      expect(readdirSync(elsewhere)).toEqual([]);
+      const run = record(result);
+      expect(run.status).toBe("workspace_limit");
+      // Its files, and the folders out/ and out/hide/ it made for them.
+      expect(run.message).toBe(filesMessage("hide.py", FILES + 52));
+    });
 
   it("lets a run within budget pass; files that were there before and files it removes do not count", async () => {
     const before = join(bed.ws, "out", "before");

@@ -29,10 +29,11 @@ export interface Measured {
 export interface AreaWatch {
   check(): Promise<WorkspaceExcess | null>;
   /**
-   * After the run. `exact`: walk whatever statfs says (the sandbox's planted-git check needs that walk anyway);
-   * else walk only when statfs shows growth beyond what is left of the budget.
+   * After the run: always one walk, whatever statfs says. Deletions elsewhere on the file system can offset a
+   * burst's growth in statfs, and a short run may end before any periodic walk; the sandbox's planted-git check
+   * uses this walk too.
    */
-  final(exact: boolean): Promise<Measured>;
+  final(): Promise<Measured>;
   intervalMs: number;
 }
 
@@ -44,6 +45,8 @@ export interface BudgetInput {
   /** A walk of `writablePaths` already made with the same skip (the sandbox set-up's), reused as the baseline. */
   known?: WritableScan;
   now?: () => number;
+  /** The area walk (a real walk unless a test counts them). */
+  walk?: typeof scanWritableArea;
 }
 
 /**
@@ -63,12 +66,13 @@ export async function budgetWatch(
   const skip = areaSkip(input.writablePaths, input.sensitivePaths);
   // Without the set-up's walk (no bwrap) the baseline walk overlaps the run's start instead of delaying it:
   // what a script creates before that walk reaches it counts as already there (lenient by that much only).
-  const own = input.known ?? scanWritableArea(input.writablePaths, { skip });
+  const walk = input.walk ?? scanWritableArea;
+  const own = input.known ?? walk(input.writablePaths, { skip });
   const usage = sharedUsage;
   // The roots' file systems are looked up once; their statfs readings are shared with the other live runs.
   const devices = await usage.devices(roots);
   const [rest, first] = await Promise.all([
-    extra.length > 0 ? scanWritableArea(extra, { skip }) : null,
+    extra.length > 0 ? walk(extra, { skip }) : null,
     usage.usage(devices, usage.now() - SHARE_WINDOW_MS),
   ]);
   const baseline = Promise.resolve(own).then((scan) =>
@@ -91,7 +95,7 @@ export async function budgetWatch(
     lastWalk = now();
     // Past the cap the count is over budget anyway; never below the set-up walk's, so git metadata stays complete.
     const maxEntries = Math.max(DEFAULT_MAX_ENTRIES, base.seen + budget.files + 1);
-    const scan = await scanWritableArea(roots, { skip, maxEntries });
+    const scan = await walk(roots, { skip, maxEntries });
     const files = scan.seen - base.seen;
     const bytes = scan.bytes - base.bytes;
     allowFiles = budget.files - files;
@@ -104,9 +108,8 @@ export async function budgetWatch(
           : null;
     return { excess, scan, warnings: [] };
   };
-  /** `fresh`: only a reading started now or later (after the run: never one taken before its last writes). */
-  const check = async (fresh: boolean): Promise<Measured> => {
-    const used = await usage.usage(devices, fresh ? usage.now() : usage.now() - SHARE_WINDOW_MS, seen);
+  const check = async (): Promise<Measured> => {
+    const used = await usage.usage(devices, usage.now() - SHARE_WINDOW_MS, seen);
     seen = used.started;
     const quiet = used.inodes - mark.inodes <= allowFiles && used.bytes - mark.bytes <= allowBytes;
     // Deletions elsewhere on the file system can hide growth from statfs: a walk now and then all the same.
@@ -118,8 +121,8 @@ export async function budgetWatch(
   };
   return {
     watch: {
-      check: async () => (await check(false)).excess,
-      final: (exact) => (exact ? measure() : check(true)),
+      check: async () => (await check()).excess,
+      final: measure,
       intervalMs: TRIGGER_INTERVAL_MS,
     },
     warnings: [],
