@@ -47,6 +47,7 @@ export async function writeWorkspaceFile(
   let tempCreated = false;
   try {
     const existing = await entryStats(parent);
+    if (!existing?.isDirectory()) refuseWriteRoot(options.policy, parent, "write");
     if (existing?.isDirectory())
       throw new SkillgateError(
         "NOT_REGULAR_FILE",

@@ -82,11 +82,11 @@ export function writeAllowed(policy: WritePolicy, rel: string): boolean {
 }
 
 /** What is refused of a write_dirs folder itself, and the fix the refusal names. */
-export type WriteRootAction = "delete" | "move" | "replace";
+export type WriteRootAction = "delete" | "move" | "replace" | "write";
 
 /**
- * A write_dirs folder itself is never deleted, moved away or replaced by a move (the stage outputs live there; the
- * agent meant its contents); what is inside it may be. Checked on the real path, so no alias through a linked parent
+ * A write_dirs folder itself is never deleted, moved away, replaced by a move or written as a file, made yet or not
+ * (the stage outputs live there; the agent meant its contents); what is inside it may be. Checked on the real path, so no alias through a linked parent
  * slips by. `as` (for "replace") is the path the moved entry could take inside the folder instead.
  */
 export function refuseWriteRoot(
@@ -101,6 +101,7 @@ export function refuseWriteRoot(
     delete: `cannot be deleted itself; delete the files and folders inside it instead (PathList '${parent.rel}' lists them)`,
     move: `cannot be moved itself; move the files and folders inside it instead (PathList '${parent.rel}' lists them)`,
     replace: `cannot be replaced by a move; move the file into it instead, as '${parent.rel}/${as}'`,
+    write: `cannot be written as a file; write the file inside it instead, as '${parent.rel}/<file name>'`,
   }[action];
   throw new SkillgateError(
     "WRITE_NOT_ALLOWED",
