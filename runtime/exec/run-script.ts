@@ -94,6 +94,7 @@ export async function runScript(req: RunRequest, deps: RunDeps = {}): Promise<Ru
     platform,
     now: deps.now ?? (() => performance.now()),
     ...(ready.held ? { held: ready.held } : {}),
+    ...(req.startGate ? { startGate: req.startGate } : {}),
   }).finally(async () => {
     setup?.release();
     await prepared.scratch.remove();

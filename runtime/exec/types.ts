@@ -76,6 +76,11 @@ export interface RunRequest {
   pollIntervalMs?: number;
   /** Per-run budget of the writable area (workspace and run temp folder): new entries and grown bytes. */
   workspaceBudget?: WorkspaceBudget;
+  /**
+   * The caller's checks that may still refuse the run: awaited before any of the script runs, while bwrap builds the
+   * sandbox when the run has the hand-shake. False: the script never starts and the run ends `unavailable`.
+   */
+  startGate?: () => Promise<boolean>;
 }
 
 export interface WorkspaceBudget {

@@ -69,34 +69,56 @@ export function unknownToolMessage(name: string, available: readonly string[]): 
 }
 
 export async function callTool(session: Session, name: string, args: unknown): Promise<ToolResult> {
+  const { result, handled } = await dispatch(session, name, args);
+  // An engine started on use: its start error is this call's error, as when it started with the session.
+  await session.engineStarted?.();
+  return handled ? withoutWorkspacePath(session, withPendingWarnings(session, result)) : result;
+}
+
+/** The tool's answer; `handled`: its handler ran (its result gets the engine's warnings). */
+async function dispatch(
+  session: Session,
+  name: string,
+  args: unknown,
+): Promise<{ result: ToolResult; handled: boolean }> {
   const tool = findTool(name);
   if (!tool) {
     const offered = offeredTools(session).map((candidate) => candidate.name);
-    return errorResult("USAGE", unknownToolMessage(name, offered), { tool: name, available: offered });
+    return {
+      result: errorResult("USAGE", unknownToolMessage(name, offered), { tool: name, available: offered }),
+      handled: false,
+    };
   }
-  if (tool.skillTool && !session.skillsEnabled) return skillsDisabledResult(tool.name);
+  if (tool.skillTool && !session.skillsEnabled)
+    return { result: skillsDisabledResult(tool.name), handled: false };
   if (tool.fileTool && !fileToolsEnabled(session)) {
-    return errorResult(
-      "TOOL_DISABLED",
-      `${tool.name} is turned off here (file_tools: false or serve --no-file-tools): the host brings its own file ` +
-        "tools, so use those.",
-      { tool: tool.name },
-    );
+    return {
+      result: errorResult(
+        "TOOL_DISABLED",
+        `${tool.name} is turned off here (file_tools: false or serve --no-file-tools): the host brings its own file ` +
+          "tools, so use those.",
+        { tool: tool.name },
+      ),
+      handled: false,
+    };
   }
   const input = args === undefined || args === null ? {} : args;
   const parsed = (tool.inputSchema as z.ZodType).safeParse(input);
   if (!parsed.success) {
-    return errorResult(
-      "INVALID_ARGS",
-      formatInputError(tool.name, parsed.error, input, TOOL_EXAMPLES[tool.name]),
-      {
-        tool: tool.name,
-        issues: parsed.error.issues.map((issue) => ({
-          path: issue.path.map(String),
-          message: issue.message,
-        })),
-      },
-    );
+    return {
+      result: errorResult(
+        "INVALID_ARGS",
+        formatInputError(tool.name, parsed.error, input, TOOL_EXAMPLES[tool.name]),
+        {
+          tool: tool.name,
+          issues: parsed.error.issues.map((issue) => ({
+            path: issue.path.map(String),
+            message: issue.message,
+          })),
+        },
+      ),
+      handled: false,
+    };
   }
   let result: ToolResult;
   try {
@@ -105,7 +127,7 @@ export async function callTool(session: Session, name: string, args: unknown): P
     if (!isSkillgateError(error)) throw error;
     result = errorResult(error.code, error.message, { details: error.details });
   }
-  return withoutWorkspacePath(session, withPendingWarnings(session, result));
+  return { result, handled: true };
 }
 
 /**

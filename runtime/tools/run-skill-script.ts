@@ -11,7 +11,13 @@ import {
   skillRootMissingResult,
   skillsDisabledResult,
 } from "./results.js";
-import { type PreparedCommand, parseCommandList, prepareCommand } from "./run-skill-script/commands.js";
+import {
+  type PreparedCommand,
+  parseCommandList,
+  prepareCommand,
+  type ScriptToVerify,
+  verifyScripts,
+} from "./run-skill-script/commands.js";
 import {
   argvText,
   type CommandRecord,
@@ -22,6 +28,7 @@ import {
   stageUseOf,
   type UseEvidence,
 } from "./run-skill-script/records.js";
+import { refusalOf, type StartChecks, startChecks } from "./run-skill-script/start-checks.js";
 import type { Session, ToolDefinition } from "./types.js";
 
 export { type PreparedCommand, parseCommandList, prepareCommand } from "./run-skill-script/commands.js";
@@ -71,12 +78,19 @@ export async function runSkillScript(
   if (!snapshot) return skillRootMissingResult(session);
   const parsed = parseCommandList(input.commands);
   if (!parsed.ok) return parsed.result;
+  // An engine that starts on use starts while the first sandbox is built; what needs it is checked then, before
+  // the script is released, and each refusal still wins over what comes after it in the order of the checks.
+  const later = session.engineStarted !== undefined;
   const prepared: PreparedCommand[] = [];
   for (const [i, raw] of parsed.commands.entries()) {
-    const outcome = await prepareCommand(session, snapshot.skills, raw, i + 1);
-    if (!outcome.ok) return outcome.result;
+    const outcome = await prepareCommand(session, snapshot.skills, raw, i + 1, later ? "later" : "verify");
+    if (!outcome.ok) {
+      const before = [...prepared.map(scriptOf), ...(outcome.unverified ? [outcome.unverified] : [])];
+      return ((later ? await verifyScripts(session, before) : null) ?? outcome).result;
+    }
     prepared.push(outcome.command);
   }
+  const checks = later ? startChecks(session, prepared.map(scriptOf)) : null;
   const records: CommandRecord[] = [];
   const sections: string[] = [];
   let use: UseEvidence = { skillIds: [], detail: {} };
@@ -88,6 +102,8 @@ export async function runSkillScript(
       prepared_ = await requestFor(session, command, deps.env);
     } catch (error) {
       if (!isSkillgateError(error)) throw error;
+      const refused = await failedCheck(checks);
+      if (refused) return refused;
       const done = command.index - 1;
       return errorResult(
         error.code,
@@ -98,6 +114,8 @@ export async function runSkillScript(
     const { warnings } = prepared_;
     const remaining = deadline - Date.now();
     if (remaining <= 0) {
+      const refused = await failedCheck(checks);
+      if (refused) return refused;
       return errorResult(
         "SCRIPT_FAILED",
         `Command ${command.index} was not run: the call's time budget of ${session.config.exec.call_timeout_seconds} s (exec.call_timeout_seconds) is used up. ${command.index === 1 ? "" : `Commands 1-${command.index - 1} succeeded; their side effects stay (nothing is rolled back). `}Split the work over several RunSkillScript calls or raise exec.call_timeout_seconds.`,
@@ -111,8 +129,12 @@ export async function runSkillScript(
         ...prepared_.request.limits,
         timeoutMs: Math.min(prepared_.request.limits.timeoutMs, remaining),
       },
+      ...(checks ? { startGate: checks.gate } : {}),
     };
     const result = await deps.runScript(request);
+    // A run that stopped before its gate (a refusal of its own) was still checked in this order before.
+    const refused = await failedCheck(checks);
+    if (refused) return refused;
     const record = recordOf(command, result, warnings);
     records.push(record);
     // The whole call succeeded with this command: its use evidence rides on the receipt (one ledger append).
@@ -166,6 +188,17 @@ export async function runSkillScript(
     total: prepared.length,
     used,
   });
+}
+
+const scriptOf = (command: PreparedCommand): ScriptToVerify => ({
+  index: command.index,
+  scriptPath: command.scriptPath,
+});
+
+/** The answer of the start checks when they refused (run once; the run's gate shares it), else null. */
+async function failedCheck(checks: StartChecks | null): Promise<ToolResult | null> {
+  const failure = checks ? await checks.run() : null;
+  return failure ? refusalOf(failure) : null;
 }
 
 export const runSkillScriptTool: ToolDefinition<typeof runSkillScriptInput> = {

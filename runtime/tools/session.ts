@@ -17,6 +17,7 @@ import {
   readRuntimeConfig,
   writeFileAtomic,
 } from "../workspace/index.js";
+import { engineOnUse } from "./engine-on-use.js";
 import type { Session } from "./types.js";
 
 export interface SkillFlags {
@@ -63,6 +64,12 @@ export interface OpenSessionOptions {
    * background; "inline" syncs them in the call's own commit, for a process that exits after one call (`call`).
    */
   durability?: "deferred" | "inline";
+  /**
+   * Start the stage engine (the ledger's load and checks) on first use instead of before returning; the session's
+   * `engineStarted()` starts it and throws what its start threw. For `call RunSkillScript`: the engine starts while
+   * the script's sandbox is built, and the script is released only after it started (tools/run-skill-script.ts).
+   */
+  engineOnUse?: boolean;
 }
 
 export interface OpenedSession extends Session {
@@ -107,18 +114,21 @@ export async function openSession(options: OpenSessionOptions): Promise<OpenedSe
     options.catalog === "static"
       ? staticCatalog(paths.skillsDir, skillsEnabled, skillgateHome(options.env))
       : liveCatalog(paths.skillsDir, skillsEnabled);
-  const engine = await createStageEngine({
-    paths,
-    config,
-    runtime,
-    skillsEnabled,
-    catalog,
-    home: skillgateHome(options.env),
-    resetCheckOnStart: options.resetCheckOnStart ?? false,
-    initialised: needsInit || options.recordInit === true,
-    useSkillFromFlag: flags.useSkill !== undefined,
-    ...(options.durability ? { ledgerDurability: options.durability } : {}),
-  });
+  const start = () =>
+    createStageEngine({
+      paths,
+      config,
+      runtime,
+      skillsEnabled,
+      catalog,
+      home: skillgateHome(options.env),
+      resetCheckOnStart: options.resetCheckOnStart ?? false,
+      initialised: needsInit || options.recordInit === true,
+      useSkillFromFlag: flags.useSkill !== undefined,
+      ...(options.durability ? { ledgerDurability: options.durability } : {}),
+    });
+  const onUse = options.engineOnUse ? engineOnUse(start) : null;
+  const engine = onUse ? { engine: onUse.engine, engineStarted: onUse.started } : { engine: await start() };
   return {
     paths,
     config: config as SkillgateConfig,
@@ -126,7 +136,7 @@ export async function openSession(options: OpenSessionOptions): Promise<OpenedSe
     skillsEnabled,
     catalog,
     ...(options.catalog === "static" ? {} : { catalogMark: fenceMark }),
-    engine,
+    ...engine,
     ...(options.fileTools === undefined ? {} : { fileTools: options.fileTools }),
     configSources: sources,
     initialised: needsInit,

@@ -21,6 +21,11 @@ export interface Session {
   /** A mark for `catalog(since)`; absent where every snapshot is checked anyway (one-shot processes). */
   catalogMark?(): number;
   engine: StageEngine;
+  /**
+   * Set when the engine starts on first use (`openSession({ engineOnUse })`): starts it if it has not started and
+   * rejects with its start error. callTool awaits it before answering, so that error is still the call's error.
+   */
+  engineStarted?(): Promise<void>;
 }
 
 export interface ToolDefinition<Schema extends z.ZodType = z.ZodType> {

@@ -61,6 +61,8 @@ export function register(program: Command, io: CliIO): void {
           catalog: "static",
           // One call, then exit: a deferred receipt would only be flushed in a second commit before the exit.
           durability: "inline",
+          // RunSkillScript starts the engine while the script's sandbox is built (the script waits for it).
+          engineOnUse: tool === "RunSkillScript",
           onProgress: initProgressPrinter((text) => io.err(io.colour("dim", text))),
         });
         // The lock this call takes after its run loads while the run's child works, not after it.

@@ -17,8 +17,11 @@ export async function handshake(
   child: RunChild,
   cgroup: PidsCgroup | null,
   userNet: UserNetRequest | undefined,
+  /** The caller's checks, already running: false leaves the script unreleased (the caller kills the sandbox). */
+  gate?: Promise<boolean>,
 ): Promise<UserNet | null> {
   const held = await holdSandbox(child, cgroup);
+  if (gate !== undefined && !(await gate)) throw new Error("the run was withdrawn before its script started");
   const net = userNet ? await startUserNet(userNet.slirp4netns, held.innerPid, userNet.asRoot) : null;
   held.go();
   return net;

@@ -42,6 +42,11 @@ export interface SuperviseInput {
   area?: AreaCheck;
   /** A sandbox spawned ahead with this very argv and held before its command (exec/prepared): started, not spawned. */
   held?: { spawned: Spawned; go(): void };
+  /**
+   * The caller's last checks (RunRequest.startGate). With the hand-shake they run while bwrap builds the sandbox, and
+   * the script is released only once they pass; otherwise they run before the spawn. False: the script never starts.
+   */
+  startGate?: () => Promise<boolean>;
   pollIntervalMs: number;
   platform: NodeJS.Platform;
   now: () => number;
@@ -65,7 +70,14 @@ export async function supervise(input: SuperviseInput): Promise<Supervised> {
   const { cgroup, limits, platform } = input;
   const warnings: string[] = [];
   const started = input.now();
+  const overlapped = input.startGate !== undefined && input.handshake && input.held === undefined;
+  if (input.startGate !== undefined && !overlapped && !(await passes(input.startGate))) {
+    void cgroup?.release();
+    return withdrawn(Math.round(input.now() - started));
+  }
   const { child, exited, bornInCgroup } = input.held?.spawned ?? (await spawnRunAsync(input));
+  // Started once bwrap runs: the checks' work overlaps its set-up on another core.
+  const gate = overlapped && input.startGate ? passes(input.startGate) : undefined;
   let limit: LimitOutcome | null = null;
   let workspaceExcess: WorkspaceExcess | undefined;
   const kill = (): void => killTree(child, cgroup, platform);
@@ -88,7 +100,7 @@ export async function supervise(input: SuperviseInput): Promise<Supervised> {
   if (input.held !== undefined) input.held.go();
   else if (child.pid !== undefined && input.handshake) {
     try {
-      net = await handshake(child, cgroup, input.userNet);
+      net = await handshake(child, cgroup, input.userNet, gate);
     } catch (error) {
       setupError = `sandbox start-up hand-shake failed: ${error instanceof Error ? error.message : String(error)}`;
       warnings.push(setupError);
@@ -169,5 +181,26 @@ export async function supervise(input: SuperviseInput): Promise<Supervised> {
     peakMemoryBytes: memory.peak(),
     durationMs,
     warnings,
+  };
+}
+
+const WITHDRAWN = "the run was withdrawn before its script started (a check of the call refused it)";
+
+const passes = (gate: () => Promise<boolean>): Promise<boolean> => gate().catch(() => false);
+
+/** A run whose gate refused before anything was spawned. */
+function withdrawn(durationMs: number): Supervised {
+  return {
+    exit: { code: null, signal: null },
+    limit: null,
+    output: "",
+    stdout: "",
+    stderr: "",
+    truncated: false,
+    oomKilled: false,
+    setupError: WITHDRAWN,
+    peakMemoryBytes: null,
+    durationMs,
+    warnings: [WITHDRAWN],
   };
 }

@@ -18,7 +18,18 @@ export interface PreparedCommand {
   runnerSource: string;
 }
 
-type Invalid = { ok: false; result: ToolResult };
+type Invalid = {
+  ok: false;
+  result: ToolResult;
+  /** Left to verifyScripts ("later"): this command's own script digest, which is checked before this failure. */
+  unverified?: ScriptToVerify;
+};
+
+/** A command's script whose digest is checked against the ledger's manifest. */
+export interface ScriptToVerify {
+  index: number;
+  scriptPath: string;
+}
 
 /** Linux MAX_ARG_STRLEN; and a total well under ARG_MAX so environment and paths still fit. */
 const MAX_ARG_BYTES = 128 * 1024;
@@ -78,12 +89,16 @@ export function parseCommandList(raw: unknown): { ok: true; commands: unknown[] 
   return { ok: true, commands: value };
 }
 
-/** Validates one command; never runs anything. */
+/**
+ * Validates one command; never runs anything. `scripts: "later"` leaves the script's digest check (the only one that
+ * needs the stage engine) to verifyScripts, which the caller runs before the script is released.
+ */
 export async function prepareCommand(
   session: Session,
   skills: SkillRecord[],
   raw: unknown,
   index: number,
+  scripts: "verify" | "later" = "verify",
 ): Promise<{ ok: true; command: PreparedCommand } | Invalid> {
   if (!Array.isArray(raw) || raw.length !== 3 || !raw.every((part) => typeof part === "string")) {
     return invalid(index, `expected [skill_id, script_filename, args] (three strings), got ${show(raw)}.`);
@@ -140,9 +155,10 @@ export async function prepareCommand(
       `its arguments are ${total} bytes (longest ${longest}); the kernel refuses an argument over ${MAX_ARG_BYTES} bytes and an argument list near 2 MiB (E2BIG), and skillgate takes at most ${MAX_ARGS_BYTES} bytes; fix: write large input to a file in the workspace and pass its path.`,
     );
   }
-  const trusted = session.engine.trustedManifest ? await session.engine.trustedManifest() : null;
-  const verified = await verifyCopiedFile(session.paths, scriptPath, trusted);
-  if (!verified.ok) return invalid(index, verified.message, "SCRIPT_MODIFIED");
+  if (scripts === "verify") {
+    const modified = await verifyScripts(session, [{ index, scriptPath }]);
+    if (modified !== null) return modified;
+  }
   try {
     const { runner, source } = await resolveRunner({
       scriptPath,
@@ -152,7 +168,19 @@ export async function prepareCommand(
     });
     return { ok: true, command: { index, skill, script, scriptPath, args, runner, runnerSource: source } };
   } catch (error) {
-    if (isSkillgateError(error)) return invalid(index, error.message, error.code);
-    throw error;
+    if (!isSkillgateError(error)) throw error;
+    const failed = invalid(index, error.message, error.code);
+    return scripts === "verify" ? failed : { ...failed, unverified: { index, scriptPath } };
   }
+}
+
+/** The first script (in command order) whose copy differs from what the ledger binds, as its `Command k invalid`. */
+export async function verifyScripts(session: Session, scripts: ScriptToVerify[]): Promise<Invalid | null> {
+  if (scripts.length === 0) return null;
+  const trusted = session.engine.trustedManifest ? await session.engine.trustedManifest() : null;
+  for (const { index, scriptPath } of scripts) {
+    const verified = await verifyCopiedFile(session.paths, scriptPath, trusted);
+    if (!verified.ok) return invalid(index, verified.message, "SCRIPT_MODIFIED");
+  }
+  return null;
 }
