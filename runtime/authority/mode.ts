@@ -1,6 +1,6 @@
 // Authority mode's rules: who may serve a workspace as its authority, and the state folder only the authority can write.
 import { execFileSync } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { lstatSync, readFileSync } from "node:fs";
 import { chmod, chown, lstat, mkdir, stat } from "node:fs/promises";
 import type { WorkspacePaths } from "../contracts/index.js";
 import { SkillgateError } from "../errors.js";
@@ -181,7 +181,13 @@ export async function refuseForeignState(
   paths: Pick<WorkspacePaths, "root" | "skillgateDir">,
   uid: number,
 ): Promise<void> {
-  const info = await lstat(paths.skillgateDir).catch(() => null);
+  // Synchronous: every one-shot call asks this before it starts (a thread-pool round trip costs more than the lstat).
+  let info: ReturnType<typeof lstatSync>;
+  try {
+    info = lstatSync(paths.skillgateDir);
+  } catch {
+    return;
+  }
   if (!info || info.uid === uid) return;
   throw new SkillgateError(
     "AUTHORITY_STATE_FOREIGN",

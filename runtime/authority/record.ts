@@ -1,10 +1,9 @@
 // The server record in <ws>/.ucagent/skillgate/server.json: where a socket server of the workspace listens, readable by the agent.
-import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { z } from "zod";
 import { type WorkspacePaths, workspacePaths } from "../contracts/index.js";
 import { SkillgateError } from "../errors.js";
-import { writeFileAtomic } from "../workspace/index.js";
+import { readSmallFile, writeFileAtomic } from "../workspace/index.js";
 
 /** Built on first use: a local call finds no record and never parses one. */
 const buildServerRecordSchema = () =>
@@ -37,7 +36,7 @@ export async function readServerRecord(workspace: string): Promise<ServerRecord 
   const file = serverRecordFile(workspacePaths(workspace));
   let text: string;
   try {
-    text = await readFile(file, "utf8");
+    text = await readSmallFile(file);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === "ENOENT" || code === "ENOTDIR") return null;

@@ -1,9 +1,9 @@
 // The per-workspace identity kept outside the workspace: a random id per init, so an old ledger put back is a replay.
 import { randomBytes } from "node:crypto";
-import { chmod, mkdir, readFile } from "node:fs/promises";
+import { chmod, mkdir } from "node:fs/promises";
 import { dirname } from "node:path";
 import { SkillgateError } from "../errors.js";
-import { writeFileAtomic } from "../workspace/index.js";
+import { readSmallFile, writeFileAtomic } from "../workspace/index.js";
 
 export interface WorkspaceIdentity {
   version: 1;
@@ -21,7 +21,7 @@ export function newInitId(): string {
 /** A file of the skillgate home (`what` names it in the error), or null when there is none. */
 export async function readHomeFile(file: string, what: string): Promise<string | null> {
   try {
-    return await readFile(file, "utf8");
+    return await readSmallFile(file);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === "ENOENT") return null;

@@ -1,10 +1,10 @@
 // The master secret (32 random bytes at <home>/ledger.key, 0600) and the per-workspace, per-init Ed25519 keys derived from it.
 import { createHmac, randomBytes } from "node:crypto";
-import { mkdir, readFile } from "node:fs/promises";
+import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import { skillgateHome } from "../config/index.js";
 import { SkillgateError } from "../errors.js";
-import { writeFileAtomic } from "../workspace/index.js";
+import { readSmallFile, writeFileAtomic } from "../workspace/index.js";
 import { hmacHex } from "./canonical.js";
 import { type LedgerSigner, signerFromSeed } from "./signer.js";
 
@@ -41,7 +41,7 @@ export async function loadMasterKey(home: string = skillgateHome()): Promise<Buf
 async function readKey(file: string): Promise<Buffer | null> {
   let text: string;
   try {
-    text = await readFile(file, "utf8");
+    text = await readSmallFile(file);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === "ENOENT") return null;

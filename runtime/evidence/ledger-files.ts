@@ -1,7 +1,8 @@
 // The ledger's bytes on disk: ranged reads, synced appends, file identity for the cache, and the signed checkpoint.
-import { closeSync, openSync, statSync, writeSync } from "node:fs";
-import { open, readFile } from "node:fs/promises";
+import { closeSync, openSync, readSync, statSync, writeSync } from "node:fs";
+import { open } from "node:fs/promises";
 import { dirname } from "node:path";
+import { readSmallFile } from "../workspace/index.js";
 import { canonicalJson } from "./canonical.js";
 import type { Head } from "./fold.js";
 import { GENESIS_HASH, parseLine } from "./record.js";
@@ -43,7 +44,7 @@ export function checkpointMessage(head: Head, state: EvidenceState): string {
 export async function readCheckpoint(progress: string, warnings: string[]): Promise<Checkpoint | null> {
   let text: string;
   try {
-    text = await readFile(progress, "utf8");
+    text = await readSmallFile(progress);
   } catch {
     return null;
   }
@@ -92,21 +93,25 @@ export function checkpointBytes(signer: LedgerSigner, head: Head, state: Evidenc
   return `${JSON.stringify(checkpoint)}\n`;
 }
 
+/**
+ * Bytes [from, to) of the ledger, which the caller found to be a non-empty regular file. Synchronous: a load reads
+ * three ranges, and each read through the thread pool costs three round trips (open, read, close).
+ */
 export async function readRange(file: string, from: number, to: number): Promise<Buffer> {
   const length = Math.max(0, to - from);
   const buffer = Buffer.alloc(length);
   if (length === 0) return buffer;
-  const handle = await open(file, "r");
+  const fd = openSync(file, "r");
   try {
     let read = 0;
     while (read < length) {
-      const { bytesRead } = await handle.read(buffer, read, length - read, from + read);
+      const bytesRead = readSync(fd, buffer, read, length - read, from + read);
       if (bytesRead === 0) break;
       read += bytesRead;
     }
     return buffer.subarray(0, read);
   } finally {
-    await handle.close();
+    closeSync(fd);
   }
 }
 

@@ -1,5 +1,6 @@
 // Keeps a passed bwrap probe on disk, keyed by bwrap's identity, so one-shot processes skip the two probe spawns.
-import { mkdir, open, stat } from "node:fs/promises";
+import { closeSync, constants, fstatSync, openSync, readFileSync, statSync } from "node:fs";
+import { mkdir } from "node:fs/promises";
 import { release } from "node:os";
 import { join } from "node:path";
 import { writeFileAtomic } from "../workspace/index.js";
@@ -7,9 +8,9 @@ import { writeFileAtomic } from "../workspace/index.js";
 const CACHE_FORMAT = 1;
 
 /** What the probe's verdict depends on: the binary (path, inode, size, mtime), the kernel, who runs it. */
-async function identityOf(bwrap: string): Promise<string | null> {
+function identityOf(bwrap: string): string | null {
   try {
-    const info = await stat(bwrap);
+    const info = statSync(bwrap);
     return JSON.stringify([
       CACHE_FORMAT,
       bwrap,
@@ -28,19 +29,20 @@ async function identityOf(bwrap: string): Promise<string | null> {
  * True when a probe of this very bwrap passed with every optional feature. Only such a verdict is kept: a cached
  * "works" that no longer holds makes the run fail closed (bwrap errors out), while a kept "feature missing"
  * could drop a hardening option, so that case is probed every time. The file must be ours and not writable
- * by others.
+ * by others. Synchronous (a stat and a read of a few bytes; through the thread pool, six round trips before every
+ * one-shot run's spawn); opened non-blocking, so a FIFO put there is refused by the check, not waited on.
  */
 export async function cachedProbePassed(bwrap: string, file: string): Promise<boolean> {
-  const identity = await identityOf(bwrap);
+  const identity = identityOf(bwrap);
   if (identity === null) return false;
   try {
-    const handle = await open(file, "r");
+    const fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK);
     try {
-      const info = await handle.stat();
+      const info = fstatSync(fd);
       if (!info.isFile() || info.uid !== process.getuid?.() || (info.mode & 0o022) !== 0) return false;
-      return (await handle.readFile("utf8")) === `${identity}\n`;
+      return readFileSync(fd, "utf8") === `${identity}\n`;
     } finally {
-      await handle.close();
+      closeSync(fd);
     }
   } catch {
     return false;
@@ -49,7 +51,7 @@ export async function cachedProbePassed(bwrap: string, file: string): Promise<bo
 
 /** Records a full-feature pass (atomically; a failure to write only costs the next process a probe). */
 export async function rememberProbePassed(bwrap: string, file: string): Promise<void> {
-  const identity = await identityOf(bwrap);
+  const identity = identityOf(bwrap);
   if (identity === null) return;
   try {
     await mkdir(join(file, ".."), { recursive: true, mode: 0o700 });

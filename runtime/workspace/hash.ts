@@ -1,6 +1,9 @@
 // SHA-256 of files, streamed so large assets do not load whole into memory.
 import { createHash } from "node:crypto";
-import { createReadStream } from "node:fs";
+import { createReadStream, readFileSync } from "node:fs";
+
+/** Up to this size a file is read whole, synchronously: a stream costs four thread-pool round trips for one chunk. */
+const WHOLE_READ_BYTES = 256 * 1024;
 
 export function sha256File(path: string): Promise<string> {
   return new Promise((resolvePromise, reject) => {
@@ -10,6 +13,19 @@ export function sha256File(path: string): Promise<string> {
       .on("error", reject)
       .on("end", () => resolvePromise(hash.digest("hex")));
   });
+}
+
+/**
+ * sha256File for a file the caller just stat'ed: a small regular file is read whole, without a stream (a FIFO or
+ * device stays on the stream: a synchronous read of one could block the process).
+ */
+export async function sha256FileOfStat(
+  path: string,
+  info: { size: bigint | number; isFile(): boolean },
+): Promise<string> {
+  return info.isFile() && Number(info.size) <= WHOLE_READ_BYTES
+    ? sha256Bytes(readFileSync(path))
+    : sha256File(path);
 }
 
 export function sha256Bytes(data: Uint8Array | string): string {

@@ -17,6 +17,7 @@ export type { CopyManifest, ManifestEntry } from "./manifest.js";
 export { readManifest } from "./manifest.js";
 export type { CopyPlan, PlannedFile } from "./plan.js";
 export { findGuideDir, GUIDE_DIR_NAME, planCopy, planGuides } from "./plan.js";
+export { readSmallFile } from "./read-small.js";
 export {
   buildRuntimeConfig,
   readRuntimeConfig,

@@ -1,6 +1,7 @@
 // The init manifest: a SHA-256 per copied file of <ws>/.ucagent/skills, read back to detect edits.
-import { readFile } from "node:fs/promises";
+
 import type { WorkspacePaths } from "../contracts/index.js";
+import { readSmallFile } from "./read-small.js";
 
 export interface ManifestEntry {
   sha256: string;
@@ -23,7 +24,7 @@ export interface CopyManifest {
 /** The manifest, or null when missing or unreadable (callers then ask for a re-init). */
 export async function readManifest(paths: Pick<WorkspacePaths, "manifest">): Promise<CopyManifest | null> {
   try {
-    const data = JSON.parse(await readFile(paths.manifest, "utf8")) as Partial<CopyManifest>;
+    const data = JSON.parse(await readSmallFile(paths.manifest)) as Partial<CopyManifest>;
     if (data?.schema_version !== 1 || typeof data.files !== "object" || data.files === null) return null;
     return data as CopyManifest;
   } catch {

@@ -2,7 +2,7 @@
 import { realpath, stat } from "node:fs/promises";
 import { resolve } from "node:path";
 import { insideRelative, type WorkspacePaths } from "../contracts/index.js";
-import { sha256File } from "./hash.js";
+import { sha256FileOfStat } from "./hash.js";
 import { type CopyManifest, readManifest } from "./manifest.js";
 
 export type VerifyResult = { ok: true } | { ok: false; message: string };
@@ -22,10 +22,11 @@ function statKey(
 }
 
 async function cachedHash(path: string): Promise<string> {
-  const key = statKey(path, await stat(path, { bigint: true }));
+  const info = await stat(path, { bigint: true });
+  const key = statKey(path, info);
   const hit = hashCache.get(key);
   if (hit) return hit;
-  const hash = await sha256File(path);
+  const hash = await sha256FileOfStat(path, info);
   if (hashCache.size >= MAX_CACHED_HASHES) hashCache.delete(hashCache.keys().next().value as string);
   hashCache.set(key, hash);
   return hash;

@@ -1,4 +1,5 @@
 // The bwrap probe's disk cache: a full pass is reused by the next process; anything else is probed again.
+import { execFileSync } from "node:child_process";
 import { chmodSync, copyFileSync, existsSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -37,6 +38,13 @@ describe("bwrap probe disk cache", () => {
     chmodSync(file, 0o600);
     writeFileSync(file, "forged\n");
     expect(await cachedProbePassed(bwrap, file)).toBe(false);
+  });
+
+  it("a FIFO at the cache path is no pass, answered at once (the synchronous read never waits on it)", async () => {
+    if (!realBwrap) throw new Error("bwrap is not on PATH; this host needs bubblewrap");
+    const fifo = join(dir, "probe-fifo");
+    execFileSync("mkfifo", ["-m", "600", fifo]);
+    expect(await cachedProbePassed(copyOf(realBwrap, "bwrap-fifo"), fifo)).toBe(false);
   });
 
   it("a cached pass is used without spawning; a failed probe is never written", async () => {
