@@ -1,6 +1,6 @@
 // Small state files read synchronously (runtime/workspace/read-small.ts, hash.ts sha256FileOfStat): the same bytes and errors as the stream, a FIFO never read synchronously.
 import { execFileSync } from "node:child_process";
-import { chmodSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { open, readFile } from "node:fs/promises";
 import { afterEach, describe, expect, it } from "vitest";
 import { sha256Bytes, sha256File, sha256FileOfStat } from "../../runtime/workspace/hash.js";
@@ -68,5 +68,24 @@ describe("sha256FileOfStat", () => {
       sha256Bytes("print('ok')\n"),
     );
     expect(await codeOf(sha256FileOfStat(temp.dir, statSync(temp.dir)))).toBe("EISDIR");
+  });
+
+  it("decides by the opened file, not the caller's stat: a small file swapped for a FIFO or a big file is streamed", async () => {
+    temp = tempRoot("skillgate-read-small-");
+    const path = temp.path("script.py");
+    writeFileSync(path, "print('ok')\n");
+    const stale = statSync(path);
+    rmSync(path);
+    execFileSync("mkfifo", [path]);
+    const hashed = sha256FileOfStat(path, stale);
+    // Reached only if the hash above did not block the main thread on the FIFO.
+    const writer = await open(path, "w");
+    await writer.write("from the writer");
+    await writer.close();
+    expect(await hashed).toBe(sha256Bytes("from the writer"));
+    rmSync(path);
+    const big = Buffer.alloc(300 * 1024, 7);
+    writeFileSync(path, big);
+    expect(await sha256FileOfStat(path, stale)).toBe(sha256Bytes(big));
   });
 });
