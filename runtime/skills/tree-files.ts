@@ -3,7 +3,7 @@ import fs, { type Dirent } from "node:fs";
 import path from "node:path";
 import { isInside } from "../contracts/index.js";
 import { PYTHON_HOOK_NOT_RUN, pythonHookDiagnostic } from "./python-hook.js";
-import { compareCodePoints } from "./text.js";
+import { compareCodePoints, sortCodePoints } from "./text.js";
 import { errorCode, notRegular, readSkillFile } from "./tree-read.js";
 import type { ScanRecorder } from "./tree-record.js";
 import type { Diagnostic, SkillRecord, ValidationMode } from "./types.js";
@@ -214,7 +214,7 @@ export function scriptNames(scriptsDir: string, entries: Dirent[]): string[] {
       }
     }
   }
-  return names.sort(compareCodePoints);
+  return sortCodePoints(names);
 }
 
 /** The listing of `dir`, or undefined when it cannot be read (a recorder is told either way). */
