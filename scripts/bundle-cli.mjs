@@ -99,6 +99,39 @@ const lazyBuiltinsPlugin = {
 };
 
 /**
+ * The catalog bundle's default imports of node:fs, node:path and node:v8 bind the module itself: esbuild's interop
+ * for a default import of CommonJS (\`__toESM\`) copies every property of the module into a new object at each
+ * import site (ten times for fs and path); here one module per built-in binds the module and its properties.
+ */
+const PLAIN_BUILTINS = ["fs", "path", "v8"];
+const plainBuiltinsPlugin = {
+  name: "skillgate-plain-builtins",
+  setup(context) {
+    const filter = new RegExp(`^(node:)?(${PLAIN_BUILTINS.join("|")})$`);
+    context.onResolve({ filter }, (args) =>
+      args.namespace === "plain-builtin"
+        ? { path: args.path, external: true }
+        : { path: args.path.replace(/^node:/, ""), namespace: "plain-builtin" },
+    );
+    context.onLoad({ filter: /.*/, namespace: "plain-builtin" }, async (args) => {
+      const real = (await import(`node:${args.path}`)).default;
+      // Named imports read the property once at load; getters (fs.promises loads a module) are left out.
+      const names = Object.keys(real).filter(
+        (name) => name !== "default" && "value" in (Object.getOwnPropertyDescriptor(real, name) ?? {}),
+      );
+      return {
+        contents: [
+          `const m = require(${JSON.stringify(`node:${args.path}`)});`,
+          "export default m;",
+          `export const { ${names.join(", ")} } = m;`,
+        ].join("\n"),
+        loader: "js",
+      };
+    });
+  },
+};
+
+/**
  * Packages a start often does not use, loaded on first property access like the built-ins above: proper-lockfile
  * (with graceful-fs, which patches fs.close, and signal-exit) is needed only by a process that takes the workspace
  * lock, and a `call` that appends nothing takes none; yaml only when the config memo misses (or a YAML checker runs).
@@ -294,7 +327,7 @@ const catalogResult = await build({
   target: "node20",
   outfile: catalogBundleFile,
   // Lazy built-ins: cli/io.ts imports node:tty, which pulls in net (~2 ms of a cold catalog) that a JSON catalog never uses.
-  plugins: [importMetaPlugin, lazyBuiltinsPlugin],
+  plugins: [importMetaPlugin, lazyBuiltinsPlugin, plainBuiltinsPlugin],
   banner: {
     js: [
       "/* skillgate catalog bundle (scripts/bundle-cli.mjs): run by dist/runtime/cli/main.js */",
