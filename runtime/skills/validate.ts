@@ -1,5 +1,4 @@
 // Parses one SKILL.md in a validation mode (ucagent, strict, lenient) into data plus diagnostics; never throws on bad input.
-import { isUtf8 } from "node:buffer";
 import path from "node:path";
 import type { Document } from "yaml";
 import { stringifyMetadata } from "./metadata.js";
@@ -40,6 +39,8 @@ function folderName(filePath: string): string {
   return filePath.slice(filePath.lastIndexOf(path.sep, end - 1) + 1, end);
 }
 
+// ignoreBOM keeps a BOM in the decoded text: ucagent and strict modes must see it to refuse it.
+const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 
 /** Parses SKILL.md content; `filePath` names the file in diagnostics and its folder is the expected name. */
 export function parseSkillFile(
@@ -67,15 +68,14 @@ export function parseSkillFile(
   let text: string;
   if (typeof content === "string") text = content;
   else {
-    // A strict check (simdutf), then a plain decode that keeps a BOM (ucagent and strict modes must see it to refuse
-    // it): a fatal TextDecoder did the same with more per-call work and its module's load (0.99x a cold catalog's Ir).
-    if (!isUtf8(content)) {
+    try {
+      text = utf8.decode(content);
+    } catch {
       return fail(
         "NOT_UTF8",
         "SKILL.md is not valid UTF-8 (invalid byte sequence); re-save it with UTF-8 encoding",
       );
     }
-    text = content.toString();
   }
   if (mode === "lenient" && text.startsWith("\uFEFF")) {
     text = text.slice(1);
