@@ -29,7 +29,6 @@ import type { CatalogSnapshot, Diagnostic, SkillRecord, ValidationMode } from ".
 
 // Not walk/'s walker: this walk is sync and decides per folder (SKILL.md, hooks.ts, scripts/ before sub-folders; refreshDir
 // re-lists one folder); walk/'s async walk costs 3.2-3.6x this walk's CPU on a 2,000-skill tree (docs/performance.md).
-const SKIPPED_DIRS = new Set([".git", "node_modules"]);
 
 interface DirNode {
   id: string;
@@ -221,7 +220,7 @@ export class SkillTree {
       if (name === SKILL_FILE) skillEntry = entry;
       else if (name === HOOKS_FILE) hasHooks = entry.isFile() || entry.isSymbolicLink();
       if (entry.isDirectory()) {
-        if (!SKIPPED_DIRS.has(name)) subdirs.push(name);
+        if (name !== ".git" && name !== "node_modules") subdirs.push(name); // skipped; compared, not hashed
       } else if (entry.isSymbolicLink() && name !== SKILL_FILE && name !== HOOKS_FILE) {
         this.recorder?.volatile();
         const escaped = dirSymlinkEscape(dir, entry, this.realRoot);
