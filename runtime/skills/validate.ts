@@ -131,7 +131,9 @@ export function parseSkillFile(
 
   const problems = checkSpecRules(specView);
   if (typeof specView.name === "string" && specView.name !== "") {
-    if (nfkc(folder) !== specView.name) problems.push({ rule: "NAME_MISMATCH", field: "name" });
+    // specView.name is NFKC output, so a folder equal to it normalises to it: no regex test for the common case.
+    if (folder !== specView.name && nfkc(folder) !== specView.name)
+      problems.push({ rule: "NAME_MISMATCH", field: "name" });
   }
   let description = pyStrip(descriptionText);
   for (const problem of problems) {

@@ -148,7 +148,7 @@ export function parseSimpleLines(yaml: string): Record<string, unknown> | null {
         result[key] = nested;
         continue;
       }
-      const value = simpleValue(yaml.slice(colon + 1, last));
+      const value = simpleValue(yaml, colon + 1, last);
       if (value === null) return null;
       result[key] = value;
       continue;
@@ -156,7 +156,7 @@ export function parseSimpleLines(yaml: string): Record<string, unknown> | null {
     if (nested === null) return null;
     if (nestedIndent === 0) nestedIndent = indent;
     if (indent !== nestedIndent || Object.hasOwn(nested, key)) return null;
-    const value = simpleValue(yaml.slice(colon + 1, last));
+    const value = simpleValue(yaml, colon + 1, last);
     if (value === null) return null;
     nested[key] = value;
   }
@@ -167,11 +167,17 @@ export function parseSimpleLines(yaml: string): Record<string, unknown> | null {
   return result;
 }
 
-/** `rest` is what follows the key's colon (already right-trimmed); returns the string or null when unsure. */
-function simpleValue(rest: string): string | null {
-  if (!rest.startsWith(" ")) return null;
-  const text = rest.trimStart();
-  if (text === "") return null;
+/**
+ * The value in `yaml` from `from` (just after the key's colon) to `last` (right-trimmed); the string or null when
+ * unsure. Measured by index, one slice: only " " is left as whitespace here (see parseSimpleLines), so this equals
+ * the slice + trimStart copies it replaces.
+ */
+function simpleValue(yaml: string, from: number, last: number): string | null {
+  if (from >= last || yaml.charCodeAt(from) !== 32) return null;
+  let start = from + 1;
+  while (start < last && yaml.charCodeAt(start) === 32) start++;
+  if (start === last) return null;
+  const text = yaml.slice(start, last);
   const first = text[0] as string;
   if (first === '"') {
     if (text.length < 2 || !text.endsWith('"')) return null;
