@@ -237,7 +237,8 @@ export class SkillTree {
       } else if (this.skills.size >= this.maxSkills) {
         this.limitDiagnostic = skillLimit(this.root, this.maxSkills);
       } else {
-        if (subdirs.includes(SCRIPTS_DIR)) scriptsEntries = readEntries(childPath(dir, SCRIPTS_DIR), this.recorder);
+        if (subdirs.includes(SCRIPTS_DIR))
+          scriptsEntries = readEntries(childPath(dir, SCRIPTS_DIR), this.recorder);
         const loaded = loadSkillRecord({
           dir,
           id,
