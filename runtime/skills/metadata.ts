@@ -15,8 +15,9 @@ export function stringifyMetadata(
     return {};
   }
   const result: Record<string, string> = {};
-  for (const [key, value] of Object.entries(raw as Record<string, unknown>))
-    result[key] = metadataString(value);
+  // Keys, not entries: no [key, value] array per field (same own enumerable string keys, same order).
+  const mapping = raw as Record<string, unknown>;
+  for (const key of Object.keys(mapping)) result[key] = metadataString(mapping[key]);
   return result;
 }
 

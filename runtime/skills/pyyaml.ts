@@ -5,6 +5,7 @@ import { badTabOffset, NON_PRINTABLE } from "./strictyaml.js";
 import {
   MAX_ALIAS_COUNT,
   PLAIN_ASCII,
+  PLAIN_KEY_LINES,
   parseSimpleLines,
   parseSimpleMapping,
   type YamlParse,
@@ -114,9 +115,12 @@ export type PyYamlResult = YamlParse & { document?: Document.Parsed; text?: stri
  */
 export function loadPyYaml(source: string, options?: { fastPath?: boolean }): PyYamlResult {
   // Printable ASCII has no line break but \n and nothing PyYAML refuses: one test spares the two below.
-  if (options?.fastPath !== false && PLAIN_ASCII.test(source)) {
-    const fast = parseSimpleLines(source);
-    if (fast !== null) return { ok: true, value: fast };
+  if (options?.fastPath !== false) {
+    const keysChecked = PLAIN_KEY_LINES.test(source);
+    if (keysChecked || PLAIN_ASCII.test(source)) {
+      const fast = parseSimpleLines(source, keysChecked);
+      if (fast !== null) return { ok: true, value: fast };
+    }
   }
   const text = /[\u0085\u2028\u2029]/.test(source) ? source.replace(/[\u0085\u2028\u2029]/g, "\n") : source;
   const bad = NON_PRINTABLE.exec(text);

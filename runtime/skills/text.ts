@@ -34,6 +34,16 @@ export function compareCodePoints(a: string, b: string): number {
   return a.length - b.length;
 }
 
+/**
+ * Sorts names by code point in place. Without surrogates UTF-16 order is code point order, so the default sort
+ * (native, no JS comparator per comparison) gives the same order; a cold 2,000-skill catalog sorted ~9,000 pairs
+ * through compareCodePoints.
+ */
+export function sortCodePoints(names: string[]): string[] {
+  for (const name of names) if (SURROGATE.test(name)) return names.sort(compareCodePoints);
+  return names.sort();
+}
+
 // Surrogates (astral code points) must sort after U+E000..U+FFFF: shift them up, shift those down.
 function codeUnitRank(unit: number): number {
   if (unit >= 0xd800 && unit <= 0xdfff) return unit + 0x2000;

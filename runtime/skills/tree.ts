@@ -1,7 +1,7 @@
 // The skill tree walker: finds SKILL.md folders under a root, loads them, and re-walks single folders on change.
 import fs, { type Dirent } from "node:fs";
 import path from "node:path";
-import { compareCodePoints } from "./text.js";
+import { sortCodePoints } from "./text.js";
 import {
   childPath,
   compareIds,
@@ -29,7 +29,6 @@ import type { CatalogSnapshot, Diagnostic, SkillRecord, ValidationMode } from ".
 
 // Not walk/'s walker: this walk is sync and decides per folder (SKILL.md, hooks.ts, scripts/ before sub-folders; refreshDir
 // re-lists one folder); walk/'s async walk costs 3.2-3.6x this walk's CPU on a 2,000-skill tree (docs/performance.md).
-const SKIPPED_DIRS = new Set([".git", "node_modules"]);
 
 interface DirNode {
   id: string;
@@ -215,13 +214,13 @@ export class SkillTree {
     let skillEntry: Dirent | undefined;
     let scriptsEntries: Dirent[] | undefined;
     let hasHooks = false;
-    const subdirs: Dirent[] = [];
+    const subdirs: string[] = [];
     for (const entry of entries) {
       const name = entry.name;
       if (name === SKILL_FILE) skillEntry = entry;
       else if (name === HOOKS_FILE) hasHooks = entry.isFile() || entry.isSymbolicLink();
       if (entry.isDirectory()) {
-        if (!SKIPPED_DIRS.has(name)) subdirs.push(entry);
+        if (name !== ".git" && name !== "node_modules") subdirs.push(name); // skipped; compared, not hashed
       } else if (entry.isSymbolicLink() && name !== SKILL_FILE && name !== HOOKS_FILE) {
         this.recorder?.volatile();
         const escaped = dirSymlinkEscape(dir, entry, this.realRoot);
@@ -238,8 +237,8 @@ export class SkillTree {
       } else if (this.skills.size >= this.maxSkills) {
         this.limitDiagnostic = skillLimit(this.root, this.maxSkills);
       } else {
-        const scriptsDirent = subdirs.find((entry) => entry.name === SCRIPTS_DIR);
-        if (scriptsDirent) scriptsEntries = readEntries(childPath(dir, SCRIPTS_DIR), this.recorder);
+        if (subdirs.includes(SCRIPTS_DIR))
+          scriptsEntries = readEntries(childPath(dir, SCRIPTS_DIR), this.recorder);
         const loaded = loadSkillRecord({
           dir,
           id,
@@ -261,13 +260,13 @@ export class SkillTree {
       this.addWalkDiagnostic(dir, depthLimit(dir, id, this.maxDepth));
       return;
     }
-    if (subdirs.length > 1) subdirs.sort((a, b) => compareCodePoints(a.name, b.name));
-    for (const entry of subdirs) {
-      node.children.push(entry.name);
-      const childDir = childPath(dir, entry.name);
-      if (known?.has(entry.name) && this.dirs.has(childDir)) continue;
-      const childId = id === "" ? entry.name : `${id}/${entry.name}`;
-      const reuse = entry.name === SCRIPTS_DIR ? scriptsEntries : undefined;
+    if (subdirs.length > 1) sortCodePoints(subdirs);
+    for (const name of subdirs) {
+      node.children.push(name);
+      const childDir = childPath(dir, name);
+      if (known?.has(name) && this.dirs.has(childDir)) continue;
+      const childId = id === "" ? name : `${id}/${name}`;
+      const reuse = name === SCRIPTS_DIR ? scriptsEntries : undefined;
       this.walk(childDir, childId, depth + 1, reuse);
     }
     if (known && known.size > 0) {

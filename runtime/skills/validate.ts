@@ -131,7 +131,9 @@ export function parseSkillFile(
 
   const problems = checkSpecRules(specView);
   if (typeof specView.name === "string" && specView.name !== "") {
-    if (nfkc(folder) !== specView.name) problems.push({ rule: "NAME_MISMATCH", field: "name" });
+    // specView.name is NFKC output, so a folder equal to it normalises to it: no regex test for the common case.
+    if (folder !== specView.name && nfkc(folder) !== specView.name)
+      problems.push({ rule: "NAME_MISMATCH", field: "name" });
   }
   let description = pyStrip(descriptionText);
   for (const problem of problems) {
@@ -145,7 +147,8 @@ export function parseSkillFile(
       severity,
     });
   }
-  if (!strict) {
+  // A text never has more code points than UTF-16 units: a short one needs no count (no regex test a skill).
+  if (!strict && description.length > MAX_DESCRIPTION_LENGTH) {
     const length = codePointLength(description);
     if (length > MAX_DESCRIPTION_LENGTH) {
       warn(

@@ -10,6 +10,7 @@ import {
   PY_SPACE_CLASS,
   pyStrip,
   showValue,
+  sortCodePoints,
   truncateCodePoints,
 } from "../../runtime/skills/text.js";
 
@@ -36,6 +37,21 @@ describe("code points", () => {
     expect(sorted).toEqual(["a", "ab", "z", "\ue000", "\uffff", "\u{1f600}"]);
     expect(compareCodePoints("same", "same")).toBe(0);
     expect(Math.sign(compareCodePoints("a", "ab"))).toBe(-1);
+  });
+
+  it("sortCodePoints gives compareCodePoints' order, with and without surrogates in the names", () => {
+    const lists = [
+      ["skill-0-0-10", "skill-0-0-3", "scripts", "Skill", "a-b", "a", "ab", "\u00e9", "\uffff", "\ue000"],
+      ["x\u{1f600}", "x\uffff", "x\ue000", "xz", "\ud83d", "x", "y\ud800"],
+      ["b", "a"],
+      [],
+    ];
+    for (const names of lists) {
+      const expected = [...names].sort(compareCodePoints);
+      const input = [...names];
+      expect(sortCodePoints(input)).toBe(input);
+      expect(input).toEqual(expected);
+    }
   });
 });
 

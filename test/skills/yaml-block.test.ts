@@ -3,7 +3,13 @@
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { loadPyYaml } from "../../runtime/skills/pyyaml.js";
-import { parseSimpleMapping, parseYamlBlock } from "../../runtime/skills/yaml-block.js";
+import {
+  PLAIN_ASCII,
+  PLAIN_KEY_LINES,
+  parseSimpleLines,
+  parseSimpleMapping,
+  parseYamlBlock,
+} from "../../runtime/skills/yaml-block.js";
 
 const accepted = [
   "name: my-skill\ndescription: Finds bugs in C code.\n",
@@ -237,5 +243,47 @@ describe("fast path = the PyYAML-faithful full parse (ucagent and lenient mode)"
       }
     }
     expect(fastAccepted).toBeGreaterThan(5);
+  });
+});
+
+describe("PLAIN_KEY_LINES (the one test that spares a KEY test per line)", () => {
+  const lines = [
+    "name: my-skill",
+    "description: Finds bugs: in C code.",
+    "metadata:",
+    "  author: bench",
+    '  version: "1.0"',
+    "",
+    "   ",
+    "key:",
+    "foo bar: x",
+    "#comment: x",
+    " : x",
+    "  noColon",
+    "9key: x",
+    "_k-e_y9: v",
+    "k\u00e9y: x",
+    "tab:\tx",
+    "key: x   ",
+    "-key: x",
+  ];
+  it("passes only plain texts whose every key matches KEY, and the parse is the same with or without it", () => {
+    let passed = 0;
+    for (const a of lines)
+      for (const b of lines)
+        for (const c of lines)
+          for (const end of ["", "\n"]) {
+            const text = `${a}\n${b}\n${c}${end}`;
+            const checked = PLAIN_KEY_LINES.test(text);
+            if (!checked) continue;
+            passed++;
+            expect(PLAIN_ASCII.test(text)).toBe(true);
+            for (const line of text.split("\n")) {
+              if (line.trim() === "") continue;
+              expect(line.trimStart()).toMatch(/^[A-Za-z_][A-Za-z0-9_-]*:/);
+            }
+            expect(parseSimpleLines(text, true)).toEqual(parseSimpleLines(text));
+          }
+    expect(passed).toBeGreaterThan(1000);
   });
 });
