@@ -64,6 +64,19 @@ const pureModulesPlugin = {
 };
 
 /**
+ * Routes imports of `builtins` (bare or `node:`) into `namespace`, where the plugin's onLoad builds a stand-in
+ * module; the stand-in's own `require` of the real built-in resolves as an external.
+ */
+function routeBuiltins(context, builtins, namespace) {
+  const filter = new RegExp(`^(node:)?(${builtins.join("|")})$`);
+  context.onResolve({ filter }, (args) =>
+    args.namespace === namespace
+      ? { path: args.path, external: true }
+      : { path: args.path.replace(/^node:/, ""), namespace },
+  );
+}
+
+/**
  * Node built-ins that a start often does not use (child_process alone pulls in net, dgram and the stream stack,
  * ~6 ms; worker_threads ~5 ms; tty pulls in net and the stream stack, which cli/io.ts avoids for output) are loaded on first property access instead of when the importing module
  * initialises: the bundle sees an object of getters (a forwarding function for a callable module such as
@@ -73,12 +86,7 @@ const LAZY_BUILTINS = ["assert", "child_process", "perf_hooks", "readline", "tty
 const lazyBuiltinsPlugin = {
   name: "skillgate-lazy-builtins",
   setup(context) {
-    const filter = new RegExp(`^(node:)?(${LAZY_BUILTINS.join("|")})$`);
-    context.onResolve({ filter }, (args) =>
-      args.namespace === "lazy-builtin"
-        ? { path: args.path, external: true }
-        : { path: args.path.replace(/^node:/, ""), namespace: "lazy-builtin" },
-    );
+    routeBuiltins(context, LAZY_BUILTINS, "lazy-builtin");
     context.onLoad({ filter: /.*/, namespace: "lazy-builtin" }, async (args) => {
       const real = (await import(`node:${args.path}`)).default;
       const names = Object.keys(real).filter((name) => name !== "default");
@@ -107,12 +115,7 @@ const PLAIN_BUILTINS = ["fs", "path", "v8"];
 const plainBuiltinsPlugin = {
   name: "skillgate-plain-builtins",
   setup(context) {
-    const filter = new RegExp(`^(node:)?(${PLAIN_BUILTINS.join("|")})$`);
-    context.onResolve({ filter }, (args) =>
-      args.namespace === "plain-builtin"
-        ? { path: args.path, external: true }
-        : { path: args.path.replace(/^node:/, ""), namespace: "plain-builtin" },
-    );
+    routeBuiltins(context, PLAIN_BUILTINS, "plain-builtin");
     context.onLoad({ filter: /.*/, namespace: "plain-builtin" }, async (args) => {
       const real = (await import(`node:${args.path}`)).default;
       // Named imports read the property once at load; getters (fs.promises loads a module) are left out.
