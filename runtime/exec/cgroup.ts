@@ -146,7 +146,6 @@ export function createPidsCgroup(
   const memoryDir = memoryBytes === undefined ? null : makeMemoryCgroup(root, runId, dir, memoryBytes);
   const separateMemory = memoryDir !== null && memoryDir !== dir;
   if (separateMemory) ownLive.add(memoryDir);
-  void primeMoves(root);
   const forget = (): void => {
     ownLive.delete(dir);
     if (memoryDir !== null) ownLive.delete(memoryDir);
@@ -260,19 +259,6 @@ function ownThreadCgroup(root: string): string | null {
   } catch {
     return null;
   }
-}
-
-/**
- * On cgroup v1 the first move of a process into a cgroup waits for an RCU grace period (~15 ms here) while the
- * kernel's threadgroup lock changes mode; moves that follow within about one more grace period skip that wait. The
- * run's moves come right after its spawn, on the critical path. Moving our own main thread into the cgroup it is
- * already in (a no-op, as bornInside's way back) starts that wait now, off the main thread, while the run is still
- * being prepared. Best effort: a failed write only leaves the wait where it was.
- */
-export function primeMoves(root = "/sys/fs/cgroup"): Promise<void> {
-  const home = ownThreadCgroup(root);
-  if (home === null) return Promise.resolve();
-  return writeFileAsync(join(home, "tasks"), String(process.pid)).catch(() => undefined);
 }
 
 /** Killed orphans are reaped by init a little later; until then the folder is busy, so retry in the background. */

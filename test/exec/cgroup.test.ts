@@ -4,7 +4,7 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { createPidsCgroup, type PidsCgroup, primeMoves } from "../../runtime/exec/cgroup.js";
+import { createPidsCgroup, type PidsCgroup } from "../../runtime/exec/cgroup.js";
 import { runScript } from "../../runtime/exec/index.js";
 import { until } from "../support/poll.js";
 import { isolateHome, tempRoot } from "../support/workspace.js";
@@ -232,15 +232,5 @@ describe("createPidsCgroup", () => {
     } finally {
       temp.cleanup();
     }
-  });
-});
-
-describe("cgroup move priming", () => {
-  it("moves our main thread into the cgroup it is already in: every hierarchy's membership is unchanged", async () => {
-    const own = () => readFileSync(`/proc/self/task/${process.pid}/cgroup`, "utf8");
-    const before = own();
-    expect(before).toMatch(/:pids:/);
-    await primeMoves();
-    expect(own()).toBe(before);
   });
 });
