@@ -2,7 +2,7 @@
 import { join } from "node:path";
 import { z } from "zod";
 import { type WorkspacePaths, workspacePaths } from "../contracts/index.js";
-import { SkillgateError } from "../errors.js";
+import { isSkillgateError, SkillgateError } from "../errors.js";
 import { readSmallFile, writeFileAtomic } from "../workspace/index.js";
 
 /** Built on first use: a local call finds no record and never parses one. */
@@ -38,6 +38,7 @@ export async function readServerRecord(workspace: string): Promise<ServerRecord 
   try {
     text = await readSmallFile(file);
   } catch (error) {
+    if (isSkillgateError(error)) throw error;
     const code = (error as NodeJS.ErrnoException).code;
     if (code === "ENOENT" || code === "ENOTDIR") return null;
     throw new SkillgateError(

@@ -2,7 +2,7 @@
 import { randomBytes } from "node:crypto";
 import { chmod, mkdir } from "node:fs/promises";
 import { dirname } from "node:path";
-import { SkillgateError } from "../errors.js";
+import { isSkillgateError, SkillgateError } from "../errors.js";
 import { readSmallFile, writeFileAtomic } from "../workspace/index.js";
 
 export interface WorkspaceIdentity {
@@ -23,6 +23,7 @@ export async function readHomeFile(file: string, what: string): Promise<string |
   try {
     return await readSmallFile(file);
   } catch (error) {
+    if (isSkillgateError(error)) throw error;
     const code = (error as NodeJS.ErrnoException).code;
     if (code === "ENOENT") return null;
     throw new SkillgateError(

@@ -3,7 +3,7 @@ import { createHmac, randomBytes } from "node:crypto";
 import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import { skillgateHome } from "../config/index.js";
-import { SkillgateError } from "../errors.js";
+import { isSkillgateError, SkillgateError } from "../errors.js";
 import { readSmallFile, writeFileAtomic } from "../workspace/index.js";
 import { hmacHex } from "./canonical.js";
 import { type LedgerSigner, signerFromSeed } from "./signer.js";
@@ -43,6 +43,7 @@ async function readKey(file: string): Promise<Buffer | null> {
   try {
     text = await readSmallFile(file);
   } catch (error) {
+    if (isSkillgateError(error)) throw error;
     const code = (error as NodeJS.ErrnoException).code;
     if (code === "ENOENT") return null;
     if (code === "EACCES" || code === "EPERM")
