@@ -2,6 +2,7 @@
 import { closeSync, openSync, readSync, statSync, writeSync } from "node:fs";
 import { open } from "node:fs/promises";
 import { dirname } from "node:path";
+import { isSkillgateError } from "../errors.js";
 import { readSmallFile } from "../workspace/index.js";
 import { canonicalJson } from "./canonical.js";
 import type { Head } from "./fold.js";
@@ -45,7 +46,12 @@ export async function readCheckpoint(progress: string, warnings: string[]): Prom
   let text: string;
   try {
     text = await readSmallFile(progress);
-  } catch {
+  } catch (error) {
+    // Not a file (a planted FIFO): like a forged checkpoint, said and skipped; the next commit renames a file over it.
+    if (isSkillgateError(error) && error.code === "NOT_REGULAR_FILE")
+      warnings.push(
+        `the progress checkpoint ${progress} is a ${error.details.kind}, not a regular file; state was rebuilt from the signed ledger`,
+      );
     return null;
   }
   try {

@@ -34,7 +34,7 @@ export async function initWorkspace(options: InitOptions): Promise<InitReport> {
   await mkdir(paths.skillgateDir, { recursive: true });
   return withWorkspaceLock(paths, async () => {
     const skillsEnabled = options.config.skill.use_skill;
-    const previous = (await readManifest(paths)) as InitManifest | null;
+    const previous = (await readManifest(paths, { replacing: true })) as InitManifest | null;
     const packed = skillsEnabled ? await copyPack(paths, options.config, options.onProgress, now) : null;
     const copy: PackReport = packed?.report ?? {
       skillsDir: paths.skillsDir,

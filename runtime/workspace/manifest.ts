@@ -1,6 +1,7 @@
 // The init manifest: a SHA-256 per copied file of <ws>/.ucagent/skills, read back to detect edits.
 
 import type { WorkspacePaths } from "../contracts/index.js";
+import { isSkillgateError } from "../errors.js";
 import { readSmallFile } from "./read-small.js";
 
 export interface ManifestEntry {
@@ -21,10 +22,24 @@ export interface CopyManifest {
   files: Record<string, ManifestEntry>;
 }
 
-/** The manifest, or null when missing or unreadable (callers then ask for a re-init). */
-export async function readManifest(paths: Pick<WorkspacePaths, "manifest">): Promise<CopyManifest | null> {
+/**
+ * The manifest, or null when missing or unreadable (callers then ask for a re-init). A FIFO, socket or device there
+ * is refused (NOT_REGULAR_FILE): it was planted, and "missing" would hide where; init passes `replacing` and
+ * writes a new manifest over it.
+ */
+export async function readManifest(
+  paths: Pick<WorkspacePaths, "manifest">,
+  options: { replacing?: boolean } = {},
+): Promise<CopyManifest | null> {
+  let text: string;
   try {
-    const data = JSON.parse(await readSmallFile(paths.manifest)) as Partial<CopyManifest>;
+    text = await readSmallFile(paths.manifest);
+  } catch (error) {
+    if (isSkillgateError(error) && error.code === "NOT_REGULAR_FILE" && !options.replacing) throw error;
+    return null;
+  }
+  try {
+    const data = JSON.parse(text) as Partial<CopyManifest>;
     if (data?.schema_version !== 1 || typeof data.files !== "object" || data.files === null) return null;
     return data as CopyManifest;
   } catch {
