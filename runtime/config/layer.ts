@@ -1,7 +1,8 @@
 // Reads one config layer: a YAML file parsed into a plain mapping, keeping the document to point at lines.
 import { readFile } from "node:fs/promises";
 import { type Document, LineCounter, parseDocument } from "yaml";
-import { SkillgateError } from "../errors.js";
+import { isSkillgateError, SkillgateError } from "../errors.js";
+import { readSmallFile } from "../workspace/read-small.js";
 
 export type PathSegment = string | number;
 
@@ -17,7 +18,8 @@ export interface ConfigLayer {
 
 export type ReadText = (file: string) => Promise<string>;
 
-export const readTextFile: ReadText = (file) => readFile(file, "utf8");
+/** Any readable file, a pipe included: for --config FILE, the user's own argument (`--config <(...)` is a pipe). */
+export const readAnyFile: ReadText = (file) => readFile(file, "utf8");
 
 export function isMapping(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
@@ -42,8 +44,16 @@ export async function readLayerText(
   opts: { optional: boolean; role: string; readText?: ReadText },
 ): Promise<string | null> {
   try {
-    return await (opts.readText ?? readTextFile)(file);
+    // The files skillgate finds by itself (home, workspace) are regular files only: an agent can plant a FIFO there.
+    return await (opts.readText ?? readSmallFile)(file);
   } catch (error) {
+    if (isSkillgateError(error) && error.code === "NOT_REGULAR_FILE") {
+      throw new SkillgateError(
+        "CONFIG_UNREADABLE",
+        `cannot read ${opts.role} ${file}: it is a ${error.details.kind}, not a regular file; make it a readable YAML file`,
+        { file, kind: error.details.kind },
+      );
+    }
     const code = (error as NodeJS.ErrnoException).code;
     if (code === "ENOENT" && opts.optional) return null;
     if (code === "ENOENT") {

@@ -4,7 +4,14 @@ import { fileURLToPath } from "node:url";
 import { workspacePaths } from "../contracts/index.js";
 import { SkillgateError } from "../errors.js";
 import { userConfigFile } from "./home.js";
-import { type ConfigLayer, isMapping, parseYamlLayer, type ReadText, readLayerText } from "./layer.js";
+import {
+  type ConfigLayer,
+  isMapping,
+  parseYamlLayer,
+  type ReadText,
+  readAnyFile,
+  readLayerText,
+} from "./layer.js";
 import { type ConfigMemo, type MemoQuestion, recallConfig, rememberConfig } from "./memo.js";
 import { mergeLayers } from "./merge.js";
 import { problemsFromIssues, problemsMessage } from "./problems.js";
@@ -71,7 +78,8 @@ export async function loadConfig(options: LoadConfigOptions = {}): Promise<Loade
   }
 
   const layers: ConfigLayer[] = [];
-  const fileSpecs: { file: string; optional: boolean; role: string; baseDir: string }[] = [];
+  const fileSpecs: { file: string; optional: boolean; role: string; baseDir: string; readText?: ReadText }[] =
+    [];
   const defaultFile = options.defaultFile ?? defaultConfigFile();
   fileSpecs.push({
     file: defaultFile,
@@ -92,7 +100,13 @@ export async function loadConfig(options: LoadConfigOptions = {}): Promise<Loade
   }
   if (options.configFile !== undefined) {
     const file = resolve(cwd, options.configFile);
-    fileSpecs.push({ file, optional: false, role: "config file (--config)", baseDir: dirname(file) });
+    fileSpecs.push({
+      file,
+      optional: false,
+      role: "config file (--config)",
+      baseDir: dirname(file),
+      readText: readAnyFile,
+    });
   }
   const flagSkill: Record<string, unknown> = {};
   if (flags.useSkill !== undefined) flagSkill.use_skill = flags.useSkill;
@@ -109,7 +123,7 @@ export async function loadConfig(options: LoadConfigOptions = {}): Promise<Loade
   for (const [index, spec] of fileSpecs.entries()) {
     const text = texts
       ? texts[index]
-      : await readLayerText(spec.file, { ...spec, readText: options.readText });
+      : await readLayerText(spec.file, { ...spec, readText: options.readText ?? spec.readText });
     if (text === null || text === undefined) continue;
     const layer = parseYamlLayer(text, spec.file, spec.role);
     resolveLayerPaths(layer, spec.baseDir);
@@ -136,6 +150,8 @@ export async function loadConfig(options: LoadConfigOptions = {}): Promise<Loade
   return result;
 }
 
-function readTexts(specs: ReadonlyArray<{ file: string; optional: boolean; role: string }>) {
+function readTexts(
+  specs: ReadonlyArray<{ file: string; optional: boolean; role: string; readText?: ReadText }>,
+) {
   return Promise.all(specs.map((spec) => readLayerText(spec.file, spec)));
 }

@@ -1,10 +1,10 @@
 // <ws>/.ucagent/runtime_config.json: building it from the config, reading it back, and {OUT}/{DUT} placeholders.
-import { readFile } from "node:fs/promises";
 import { resolve } from "node:path";
 import type { SkillgateConfig } from "../config/index.js";
 import { type RuntimeConfig, RuntimeConfigSchema } from "../config/index.js";
 import type { WorkspacePaths } from "../contracts/index.js";
-import { SkillgateError } from "../errors.js";
+import { isSkillgateError, SkillgateError } from "../errors.js";
+import { readSmallFile } from "./read-small.js";
 
 export function buildRuntimeConfig(
   paths: WorkspacePaths,
@@ -25,7 +25,7 @@ export function buildRuntimeConfig(
 
 export async function readRuntimeConfig(
   paths: WorkspacePaths,
-  readText: (file: string) => Promise<string> = (file) => readFile(file, "utf8"),
+  readText: (file: string) => Promise<string> = readSmallFile,
 ): Promise<RuntimeConfig> {
   const file = paths.runtimeConfig;
   let text: string;
@@ -37,6 +37,13 @@ export async function readRuntimeConfig(
         "WORKSPACE_NOT_INITIALISED",
         `workspace ${paths.root} is not initialised: ${file} is missing; run: skillgate init ${paths.root}`,
         { file },
+      );
+    }
+    if (isSkillgateError(error) && error.code === "NOT_REGULAR_FILE") {
+      throw new SkillgateError(
+        "CONFIG_UNREADABLE",
+        `cannot read ${file}: it is a ${error.details.kind}, not a regular file; re-run: skillgate init ${paths.root}, which writes it anew`,
+        { file, kind: error.details.kind },
       );
     }
     throw new SkillgateError(
