@@ -1,8 +1,10 @@
-// Small state files read synchronously (runtime/workspace/read-small.ts, hash.ts sha256FileOfStat): the same bytes and errors as the stream, a FIFO never read synchronously.
+// Small state files read synchronously (runtime/workspace/read-small.ts, hash.ts sha256FileOfStat): readFile's bytes and errors, a FIFO, socket or device refused.
 import { execFileSync } from "node:child_process";
-import { chmodSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { open, readFile } from "node:fs/promises";
+import { createServer } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
+import type { SkillgateError } from "../../runtime/errors.js";
 import { sha256Bytes, sha256File, sha256FileOfStat } from "../../runtime/workspace/hash.js";
 import { readSmallFile } from "../../runtime/workspace/read-small.js";
 import { type TempRoot, tempRoot } from "../support/workspace.js";
@@ -39,16 +41,44 @@ describe("readSmallFile", () => {
     }
   });
 
-  it("a FIFO goes through the thread pool: the event loop keeps running while nobody writes it", async () => {
+  /** readSmallFile's refusal of `path`, a `kind`: code, full message and details. */
+  const refusal = (path: string, kind: string) => ({
+    code: "NOT_REGULAR_FILE",
+    message: `${path} is a ${kind}, not a regular file: skillgate reads its state and config only from regular files (reading anything else could block or never end); fix: replace it with the regular file it should be, or remove it`,
+    details: { path, kind },
+  });
+  const rejection = (promise: Promise<unknown>) =>
+    promise.then(
+      () => null,
+      (error: SkillgateError) => ({ code: error.code, message: error.message, details: error.details }),
+    );
+
+  it("refuses a FIFO without waiting for a writer", async () => {
     temp = tempRoot("skillgate-read-small-");
-    const fifo = temp.path("fifo");
+    const fifo = temp.path("progress.json");
     execFileSync("mkfifo", [fifo]);
-    const read = readSmallFile(fifo);
-    // Reached only if the read above did not block the main thread.
-    const writer = await open(fifo, "w");
-    await writer.write("from the writer");
-    await writer.close();
-    expect(await read).toBe("from the writer");
+    expect(await rejection(readSmallFile(fifo))).toEqual(refusal(fifo, "FIFO (named pipe)"));
+  });
+
+  it("refuses a character device, also through a symlink: /dev/zero is not read forever", async () => {
+    temp = tempRoot("skillgate-read-small-");
+    for (const device of ["/dev/zero", "/dev/null"]) {
+      const link = temp.path(`${device.slice(5)}.json`);
+      symlinkSync(device, link);
+      expect(await rejection(readSmallFile(link))).toEqual(refusal(link, "character device"));
+    }
+  });
+
+  it("refuses a unix socket (which open(2) itself refuses with ENXIO)", async () => {
+    temp = tempRoot("skillgate-read-small-");
+    const path = temp.path("ledger.key");
+    const server = createServer();
+    await new Promise<void>((resolve) => server.listen(path, resolve));
+    try {
+      expect(await rejection(readSmallFile(path))).toEqual(refusal(path, "socket"));
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 });
 
