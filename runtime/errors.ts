@@ -38,7 +38,7 @@ export const ERROR_CODES = [
   "SCRIPT_FAILED", // a skill script exited non-zero, timed out or hit a limit
   "SCRIPT_SPAWN_FAILED", // a skill script's process could not be started at all (errno and path in the message)
   "SCRIPT_WORKSPACE_LIMIT", // a run created more files or bytes in its writable area than exec.workspace_files / workspace_mb allow
-  "NOT_REGULAR_FILE", // a workspace path names a folder, FIFO, device or socket where a file is needed
+  "NOT_REGULAR_FILE", // a workspace path names a folder, FIFO, device or socket where a file is needed (or a state file is one)
   "NOT_A_DIRECTORY", // a workspace path names something other than a folder where a folder is needed
   "WRITE_NOT_ALLOWED", // a write outside the allowed write folders (or into skillgate's state)
   "FILE_EXISTS", // a create/move would replace an entry it must not
