@@ -47,6 +47,15 @@ export interface LoadedConfig {
 
 export const FLAGS_SOURCE = "command-line flags";
 
+/** One config file to read; `readText` when it is not read as the guarded default (see readLayerText). */
+interface LayerSpec {
+  file: string;
+  optional: boolean;
+  role: string;
+  baseDir: string;
+  readText?: ReadText;
+}
+
 export function defaultConfigFile(): string {
   return fileURLToPath(new URL("./default.yaml", import.meta.url));
 }
@@ -78,8 +87,7 @@ export async function loadConfig(options: LoadConfigOptions = {}): Promise<Loade
   }
 
   const layers: ConfigLayer[] = [];
-  const fileSpecs: { file: string; optional: boolean; role: string; baseDir: string; readText?: ReadText }[] =
-    [];
+  const fileSpecs: LayerSpec[] = [];
   const defaultFile = options.defaultFile ?? defaultConfigFile();
   fileSpecs.push({
     file: defaultFile,
@@ -150,8 +158,6 @@ export async function loadConfig(options: LoadConfigOptions = {}): Promise<Loade
   return result;
 }
 
-function readTexts(
-  specs: ReadonlyArray<{ file: string; optional: boolean; role: string; readText?: ReadText }>,
-) {
+function readTexts(specs: ReadonlyArray<LayerSpec>) {
   return Promise.all(specs.map((spec) => readLayerText(spec.file, spec)));
 }
