@@ -1,8 +1,8 @@
 // Reads one config layer: a YAML file parsed into a plain mapping, keeping the document to point at lines.
 import { readFile } from "node:fs/promises";
 import { type Document, LineCounter, parseDocument } from "yaml";
+import { readSmallFile } from "../contracts/index.js";
 import { isSkillgateError, SkillgateError } from "../errors.js";
-import { readSmallFile } from "../workspace/read-small.js";
 
 export type PathSegment = string | number;
 

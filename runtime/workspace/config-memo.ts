@@ -2,7 +2,7 @@
 import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import type { ConfigMemo } from "../config/index.js";
-import { readSmallFile } from "./read-small.js";
+import { readSmallFile } from "../contracts/index.js";
 import { writeFileAtomic } from "./safe-write.js";
 
 /** Kept in the per-user home (outside every workspace, like the signing key): an agent cannot plant an entry. */

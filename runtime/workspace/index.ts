@@ -1,5 +1,6 @@
 // Public API of the workspace: paths, init (pack copy + runtime_config.json), integrity checks, atomic state writes.
 
+export { readSmallFile } from "../contracts/index.js";
 export { configMemoIn } from "./config-memo.js";
 export { sha256Bytes, sha256File } from "./hash.js";
 export type { GuideReport, InitManifest, InitOptions, InitProgress, InitReport } from "./init.js";
@@ -17,7 +18,6 @@ export type { CopyManifest, ManifestEntry } from "./manifest.js";
 export { readManifest } from "./manifest.js";
 export type { CopyPlan, PlannedFile } from "./plan.js";
 export { findGuideDir, GUIDE_DIR_NAME, planCopy, planGuides } from "./plan.js";
-export { readSmallFile } from "./read-small.js";
 export {
   buildRuntimeConfig,
   readRuntimeConfig,

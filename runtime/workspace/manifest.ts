@@ -1,8 +1,8 @@
 // The init manifest: a SHA-256 per copied file of <ws>/.ucagent/skills, read back to detect edits.
 
 import type { WorkspacePaths } from "../contracts/index.js";
+import { readSmallFile } from "../contracts/index.js";
 import { isSkillgateError } from "../errors.js";
-import { readSmallFile } from "./read-small.js";
 
 export interface ManifestEntry {
   sha256: string;

@@ -3,8 +3,8 @@ import { resolve } from "node:path";
 import type { SkillgateConfig } from "../config/index.js";
 import { type RuntimeConfig, RuntimeConfigSchema } from "../config/index.js";
 import type { WorkspacePaths } from "../contracts/index.js";
+import { readSmallFile } from "../contracts/index.js";
 import { isSkillgateError, SkillgateError } from "../errors.js";
-import { readSmallFile } from "./read-small.js";
 
 export function buildRuntimeConfig(
   paths: WorkspacePaths,

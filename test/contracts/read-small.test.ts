@@ -1,12 +1,12 @@
-// Small state files read synchronously (runtime/workspace/read-small.ts, hash.ts sha256FileOfStat): readFile's bytes and errors, a FIFO, socket or device refused.
+// Small state files read synchronously (runtime/contracts/read-small.ts, hash.ts sha256FileOfStat): readFile's bytes and errors, a FIFO, socket or device refused.
 import { execFileSync } from "node:child_process";
 import { chmodSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { open, readFile } from "node:fs/promises";
 import { createServer } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
+import { readSmallFile } from "../../runtime/contracts/read-small.js";
 import type { SkillgateError } from "../../runtime/errors.js";
 import { sha256Bytes, sha256File, sha256FileOfStat } from "../../runtime/workspace/hash.js";
-import { readSmallFile } from "../../runtime/workspace/read-small.js";
 import { type TempRoot, tempRoot } from "../support/workspace.js";
 
 let temp: TempRoot;
