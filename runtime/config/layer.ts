@@ -1,8 +1,8 @@
 // Reads one config layer: a YAML file parsed into a plain mapping, keeping the document to point at lines.
 import { readFile } from "node:fs/promises";
 import { type Document, LineCounter, parseDocument } from "yaml";
-import { readSmallFile } from "../contracts/index.js";
-import { isSkillgateError, SkillgateError } from "../errors.js";
+import { readSmallFile, refusalReason } from "../contracts/index.js";
+import { SkillgateError } from "../errors.js";
 
 export type PathSegment = string | number;
 
@@ -47,11 +47,12 @@ export async function readLayerText(
     // The files skillgate finds by itself (home, workspace) are regular files only: an agent can plant a FIFO there.
     return await (opts.readText ?? readSmallFile)(file);
   } catch (error) {
-    if (isSkillgateError(error) && error.code === "NOT_REGULAR_FILE") {
+    const refused = refusalReason(error);
+    if (refused !== null) {
       throw new SkillgateError(
         "CONFIG_UNREADABLE",
-        `cannot read ${opts.role} ${file}: it is a ${error.details.kind}, not a regular file; make it a readable YAML file`,
-        { file, kind: error.details.kind },
+        `cannot read ${opts.role} ${file}: ${refused}; make it a readable YAML file`,
+        { file, ...(error as SkillgateError).details },
       );
     }
     const code = (error as NodeJS.ErrnoException).code;

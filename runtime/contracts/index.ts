@@ -6,6 +6,6 @@ export { insideRelative, isInside, shownBelow } from "./inside.js";
 export { bundledPackRoot, packageRoot, packageVersion } from "./pack-root.js";
 export type { WorkspacePaths } from "./paths.js";
 export { workspacePaths } from "./paths.js";
-export { readSmallFile } from "./read-small.js";
+export { readSmallFile, refusalReason } from "./read-small.js";
 export type { ToolName, ToolResult } from "./tool.js";
 export { TOOL_NAMES } from "./tool.js";

@@ -2,8 +2,7 @@
 import { closeSync, openSync, readSync, statSync, writeSync } from "node:fs";
 import { open } from "node:fs/promises";
 import { dirname } from "node:path";
-import { isSkillgateError } from "../errors.js";
-import { readSmallFile } from "../workspace/index.js";
+import { readSmallFile, refusalReason } from "../workspace/index.js";
 import { canonicalJson } from "./canonical.js";
 import type { Head } from "./fold.js";
 import { GENESIS_HASH, parseLine } from "./record.js";
@@ -47,10 +46,11 @@ export async function readCheckpoint(progress: string, warnings: string[]): Prom
   try {
     text = await readSmallFile(progress);
   } catch (error) {
-    // Not a file (a planted FIFO): like a forged checkpoint, said and skipped; the next commit renames a file over it.
-    if (isSkillgateError(error) && error.code === "NOT_REGULAR_FILE")
+    // Planted (a FIFO, a huge file): like a forged checkpoint, said and skipped; the next commit renames a file over it.
+    const refused = refusalReason(error);
+    if (refused !== null)
       warnings.push(
-        `the progress checkpoint ${progress} is a ${error.details.kind}, not a regular file; state was rebuilt from the signed ledger`,
+        `the progress checkpoint ${progress} was not read: ${refused}; state was rebuilt from the signed ledger`,
       );
     return null;
   }

@@ -1,6 +1,6 @@
 // Public API of the workspace: paths, init (pack copy + runtime_config.json), integrity checks, atomic state writes.
 
-export { readSmallFile } from "../contracts/index.js";
+export { readSmallFile, refusalReason } from "../contracts/index.js";
 export { configMemoIn } from "./config-memo.js";
 export { sha256Bytes, sha256File } from "./hash.js";
 export type { GuideReport, InitManifest, InitOptions, InitProgress, InitReport } from "./init.js";

@@ -1,8 +1,7 @@
 // The init manifest: a SHA-256 per copied file of <ws>/.ucagent/skills, read back to detect edits.
 
 import type { WorkspacePaths } from "../contracts/index.js";
-import { readSmallFile } from "../contracts/index.js";
-import { isSkillgateError } from "../errors.js";
+import { readSmallFile, refusalReason } from "../contracts/index.js";
 
 export interface ManifestEntry {
   sha256: string;
@@ -23,9 +22,9 @@ export interface CopyManifest {
 }
 
 /**
- * The manifest, or null when missing or unreadable (callers then ask for a re-init). A FIFO, socket or device there
- * is refused (NOT_REGULAR_FILE): it was planted, and "missing" would hide where; init passes `replacing` and
- * writes a new manifest over it.
+ * The manifest, or null when missing or unreadable (callers then ask for a re-init). A FIFO, socket or device there,
+ * or a file over the state-file limit, is refused (NOT_REGULAR_FILE, FILE_TOO_LARGE): it was planted, and "missing"
+ * would hide where; init passes `replacing` and writes a new manifest over it.
  */
 export async function readManifest(
   paths: Pick<WorkspacePaths, "manifest">,
@@ -35,7 +34,7 @@ export async function readManifest(
   try {
     text = await readSmallFile(paths.manifest);
   } catch (error) {
-    if (isSkillgateError(error) && error.code === "NOT_REGULAR_FILE" && !options.replacing) throw error;
+    if (refusalReason(error) !== null && !options.replacing) throw error;
     return null;
   }
   try {

@@ -3,8 +3,8 @@ import { resolve } from "node:path";
 import type { SkillgateConfig } from "../config/index.js";
 import { type RuntimeConfig, RuntimeConfigSchema } from "../config/index.js";
 import type { WorkspacePaths } from "../contracts/index.js";
-import { readSmallFile } from "../contracts/index.js";
-import { isSkillgateError, SkillgateError } from "../errors.js";
+import { readSmallFile, refusalReason } from "../contracts/index.js";
+import { SkillgateError } from "../errors.js";
 
 export function buildRuntimeConfig(
   paths: WorkspacePaths,
@@ -39,11 +39,12 @@ export async function readRuntimeConfig(
         { file },
       );
     }
-    if (isSkillgateError(error) && error.code === "NOT_REGULAR_FILE") {
+    const refused = refusalReason(error);
+    if (refused !== null) {
       throw new SkillgateError(
         "CONFIG_UNREADABLE",
-        `cannot read ${file}: it is a ${error.details.kind}, not a regular file; re-run: skillgate init ${paths.root}, which writes it anew`,
-        { file, kind: error.details.kind },
+        `cannot read ${file}: ${refused}; re-run: skillgate init ${paths.root}, which writes it anew`,
+        { file, ...(error as SkillgateError).details },
       );
     }
     throw new SkillgateError(

@@ -1,9 +1,10 @@
-// The built CLI with a FIFO planted at a state or config file (mkfifo by an agent with a shell): a clear answer, never a hang.
+// The built CLI with a FIFO (mkfifo by an agent with a shell) or a huge file planted at a state or config file: a clear answer, never a hang.
 import { execFile, execFileSync } from "node:child_process";
 import { readdirSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { beforeAll, describe, expect, it } from "vitest";
+import { SMALL_FILE_LIMIT } from "../../runtime/contracts/read-small.js";
 import { BUILT_MAIN, ensureBuilt } from "../bench/built.js";
 import { type Fixture, REPO_ROOT } from "../tools/helpers.js";
 import { fixturesForFile } from "./helpers.js";
@@ -158,7 +159,7 @@ describe("built CLI: a FIFO at a state or config file", () => {
     expect({ exit: status.exit, code: status.code }).toEqual({ exit: 0, code: null });
     expect(status.text).toMatch(/^Progress: 0\/2 stages completed; current stage 0: 'report'\./);
     expect(status.warnings).toEqual([
-      `the progress checkpoint ${path} is a FIFO (named pipe), not a regular file; state was rebuilt from the signed ledger`,
+      `the progress checkpoint ${path} was not read: it is a FIFO (named pipe), not a regular file; state was rebuilt from the signed ledger`,
     ]);
     expect(statSync(path).isFile()).toBe(true);
     expect((await call(f, "Status")).warnings).toEqual([]);
@@ -189,5 +190,36 @@ describe("built CLI: a FIFO at a state or config file", () => {
     expect({ exit: status.exit, code: status.code }).toEqual({ exit: 0, code: null });
     // The fixture's workflow (stage `report`), not the built-in one: the piped file was read.
     expect(status.text).toMatch(/^Progress: 0\/2 stages completed; current stage 0: 'report'\./);
+  });
+});
+
+describe("built CLI: a state or config file over the size limit", () => {
+  /** A sparse file one byte over SMALL_FILE_LIMIT at `path`: no disk used, refused from its size before any read. */
+  function plantHuge(path: string): number {
+    rmSync(path, { force: true });
+    const size = SMALL_FILE_LIMIT + 1;
+    execFileSync("truncate", ["-s", String(size), path]);
+    return size;
+  }
+
+  it("setting.yaml is CONFIG_UNREADABLE and ledger.key FILE_TOO_LARGE, each naming the file and its size", async () => {
+    const f = await initialised();
+    const setting = inWs(f, "setting.yaml");
+    const size = plantHuge(setting);
+    const status = await call(f, "Status");
+    expect({ exit: status.exit, code: status.code, message: status.message }).toEqual({
+      exit: 1,
+      code: "CONFIG_UNREADABLE",
+      message: `cannot read workspace config ${setting}: it is ${size} bytes, over the 67108864-byte limit of a state or config file; make it a readable YAML file`,
+    });
+    rmSync(setting);
+    const key = join(f.home, "ledger.key");
+    plantHuge(key);
+    const refusedKey = await call(f, "Status");
+    expect({ exit: refusedKey.exit, code: refusedKey.code, message: refusedKey.message }).toEqual({
+      exit: 1,
+      code: "FILE_TOO_LARGE",
+      message: `${key} is ${size} bytes, over the 67108864 bytes skillgate reads from a state or config file (none is near that size when skillgate wrote it); fix: replace it with the file it should be, or remove it`,
+    });
   });
 });

@@ -4,7 +4,7 @@ import { chmodSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs
 import { open, readFile } from "node:fs/promises";
 import { createServer } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
-import { readSmallFile } from "../../runtime/contracts/read-small.js";
+import { readSmallFile, SMALL_FILE_LIMIT } from "../../runtime/contracts/read-small.js";
 import type { SkillgateError } from "../../runtime/errors.js";
 import { sha256Bytes, sha256File, sha256FileOfStat } from "../../runtime/workspace/hash.js";
 import { type TempRoot, tempRoot } from "../support/workspace.js";
@@ -79,6 +79,19 @@ describe("readSmallFile", () => {
     } finally {
       await new Promise((resolve) => server.close(resolve));
     }
+  });
+
+  it("refuses a regular file over SMALL_FILE_LIMIT from its size, and reads one at the limit", async () => {
+    temp = tempRoot("skillgate-read-small-");
+    const huge = temp.path("manifest.json");
+    execFileSync("truncate", ["-s", String(SMALL_FILE_LIMIT + 1), huge]);
+    expect(await rejection(readSmallFile(huge))).toEqual({
+      code: "FILE_TOO_LARGE",
+      message: `${huge} is ${SMALL_FILE_LIMIT + 1} bytes, over the 67108864 bytes skillgate reads from a state or config file (none is near that size when skillgate wrote it); fix: replace it with the file it should be, or remove it`,
+      details: { path: huge, size: SMALL_FILE_LIMIT + 1, limit: SMALL_FILE_LIMIT },
+    });
+    execFileSync("truncate", ["-s", String(SMALL_FILE_LIMIT), huge]);
+    expect((await readSmallFile(huge)).length).toBe(SMALL_FILE_LIMIT);
   });
 });
 
