@@ -47,13 +47,15 @@ print("made", n * rounds)
 `;
 
 /** N files in the area, then every file of a folder outside it removed: statfs sees no growth (level 1 reaches it). */
+// Removes first: free inodes then only rise during the run, so no statfs-gated check mid-run can see the burst
+// (had it made the files first, a loaded machine's check between the two steps stopped it before it hid anything).
 const HIDE_PY = `import os, sys
 d, n, elsewhere = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+for name in os.listdir(elsewhere):
+    os.remove(os.path.join(elsewhere, name))
 os.makedirs(d, exist_ok=True)
 for i in range(n):
     open(os.path.join(d, "h%d" % i), "w").close()
-for name in os.listdir(elsewhere):
-    os.remove(os.path.join(elsewhere, name))
 print("made", n)
 `;
 
