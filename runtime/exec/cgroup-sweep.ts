@@ -1,4 +1,5 @@
-// Run cgroups left behind by a process that died before cleaning up: swept when found empty, old and not ours.
+// Run cgroups left behind: retried until empty, handed to a detached remover at exit, swept when old and not ours.
+import { spawn } from "node:child_process";
 import { existsSync, readdirSync, rmdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 
@@ -28,3 +29,56 @@ export function rmdirQuiet(dir: string): boolean {
     return !existsSync(dir);
   }
 }
+
+/** A killed process stays a member until it has finished exiting (seconds on a loaded machine): retry in the background. */
+export function removeWhenEmpty(dir: string, attemptsLeft: number, spins = 10): void {
+  // Usually free within a few ms: a short synchronous wait covers a process that exits right after the run.
+  for (let spin = 0; spin < spins; spin++) {
+    if (rmdirQuiet(dir)) return;
+    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 5);
+  }
+  if (rmdirQuiet(dir) || attemptsLeft <= 0) return;
+  handOverAtExit(dir);
+  setTimeout(() => removeWhenEmpty(dir, attemptsLeft - 1, 0), 100).unref();
+}
+
+/**
+ * The background retries are timers of this process, which a process about to exit does not wait for (a loaded
+ * machine can take seconds to reap killed sandbox processes). What is still there at exit goes to a detached shell
+ * that keeps trying rmdir for up to 15 s; before, such a folder stayed until a later skillgate swept it. Hooked at
+ * load, so it runs before the exit hooks that end held sandboxes; what those leave is handed over at once.
+ */
+const removingAfterExit = new Set<string>();
+let exiting = false;
+process.once("exit", () => {
+  exiting = true;
+  handOver([...removingAfterExit]);
+});
+
+function handOverAtExit(dir: string): void {
+  if (exiting) handOver([dir]);
+  else removingAfterExit.add(dir);
+}
+
+function handOver(dirs: string[]): void {
+  const left = dirs.filter((dir) => existsSync(dir));
+  if (left.length === 0) return;
+  try {
+    spawn("/bin/sh", ["-c", REMOVER_SCRIPT, "skillgate-cgroup-remover", ...left], {
+      detached: true,
+      stdio: "ignore",
+    }).unref();
+  } catch {
+    // no shell: the sweep of a later skillgate removes them
+  }
+}
+
+/** rmdir of every folder given ($@) until all are gone, 150 tries 0.1 s apart; paths are arguments, never code. */
+const REMOVER_SCRIPT = `i=0
+while [ "$i" -lt 150 ]; do
+  left=0
+  for d in "$@"; do if [ -d "$d" ] && ! rmdir "$d" 2>/dev/null; then left=1; fi; done
+  [ "$left" -eq 0 ] && exit 0
+  i=$((i + 1))
+  sleep 0.1
+done`;

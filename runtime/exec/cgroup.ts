@@ -2,7 +2,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { writeFile as writeFileAsync } from "node:fs/promises";
 import { join } from "node:path";
-import { ownLive, rmdirQuiet, sweepStale } from "./cgroup-sweep.js";
+import { ownLive, removeWhenEmpty, rmdirQuiet, sweepStale } from "./cgroup-sweep.js";
 
 export interface PidsCgroup {
   dir: string;
@@ -259,15 +259,4 @@ function ownThreadCgroup(root: string): string | null {
   } catch {
     return null;
   }
-}
-
-/** Killed orphans are reaped by init a little later; until then the folder is busy, so retry in the background. */
-function removeWhenEmpty(dir: string, attemptsLeft: number, spins = 10): void {
-  // Usually free within a few ms: a short synchronous wait covers a process that exits right after the run.
-  for (let spin = 0; spin < spins; spin++) {
-    if (rmdirQuiet(dir)) return;
-    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 5);
-  }
-  if (rmdirQuiet(dir) || attemptsLeft <= 0) return;
-  setTimeout(() => removeWhenEmpty(dir, attemptsLeft - 1, 0), 100).unref();
 }

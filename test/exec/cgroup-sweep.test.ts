@@ -1,9 +1,12 @@
-// runtime/exec/cgroup-sweep.ts (root, real cgroups): an old empty run folder left by a dead process is swept; one of this process's live runs never is.
-import { existsSync, mkdirSync, utimesSync } from "node:fs";
+// runtime/exec/cgroup-sweep.ts (root, real cgroups): an old empty run folder left by a dead process is swept, one of this process's live runs never is, and one still busy at exit is removed after it.
+import { execFileSync, spawn } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync, utimesSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { createPidsCgroup } from "../../runtime/exec/cgroup.js";
 import { rmdirQuiet, sweepStale } from "../../runtime/exec/cgroup-sweep.js";
+import { TSX } from "../mcp/helpers.js";
+import { REPO_ROOT } from "../tools/helpers.js";
 
 const PIDS_PARENT = "/sys/fs/cgroup/pids/skillgate";
 const twoMinutesAgo = () => new Date(Date.now() - 120_000);
@@ -52,4 +55,47 @@ describe("sweepStale", () => {
     }
     expect(existsSync(dir)).toBe(false);
   });
+});
+
+async function until(what: string, done: () => boolean, ms: number): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!done()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+describe("a run folder still busy when its process exits", () => {
+  it("is removed after that process is gone, once its last member has left", async () => {
+    needsCgroups();
+    // The member: a process of this test, so it outlives the process that made the folder and leaves when told,
+    // like a killed sandbox process that takes seconds to finish exiting on a loaded machine.
+    const member = spawn("sleep", ["100"], { stdio: "ignore" });
+    const runId = `sg-exit-handoff-${process.pid}`;
+    const dir = join(PIDS_PARENT, runId);
+    const script = `import { createPidsCgroup } from ${JSON.stringify(join(REPO_ROOT, "runtime", "exec", "cgroup.ts"))};
+import { removeWhenEmpty } from ${JSON.stringify(join(REPO_ROOT, "runtime", "exec", "cgroup-sweep.ts"))};
+const made = createPidsCgroup(${JSON.stringify(runId)}, 8);
+if (!("cgroup" in made)) throw new Error(made.reason);
+made.cgroup.add(${member.pid});
+removeWhenEmpty(made.cgroup.dir, 50);
+console.log("exiting");
+`;
+    try {
+      const output = execFileSync(TSX, ["--input-type=module", "-e", script], {
+        cwd: REPO_ROOT,
+        encoding: "utf8",
+      });
+      expect(output.trim()).toBe("exiting");
+      // Its maker has exited with the folder still busy (its retries were timers of that process).
+      expect(readFileSync(join(dir, "cgroup.procs"), "utf8").trim()).toBe(String(member.pid));
+      const exited = new Promise((resolve) => member.once("exit", resolve));
+      member.kill("SIGKILL");
+      await exited;
+      await until(`${dir} removed`, () => !existsSync(dir), 10_000);
+    } finally {
+      member.kill("SIGKILL");
+      rmdirQuiet(dir);
+    }
+  }, 30_000);
 });
