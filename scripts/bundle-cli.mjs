@@ -422,7 +422,10 @@ function runCached(bundle, bundleId, verb, catalog) {
   });
   if (cached === undefined || script.cachedDataRejected) {
     // Written once the verb has run, so the cache holds the functions it compiled; a read-only install runs without.
-    process.once("exit", () => {
+    // Only by a run that succeeded: a first call that failed early (a typo, a refused run) would leave a cache
+    // without the verb's usual path, never replaced since V8 accepts it (call RunSkillScript ran ~5% slower so).
+    process.once("exit", (code) => {
+      if (code !== 0) return;
       try {
         const data = script.createCachedData();
         const temp = \`\${cacheFile}.\${process.pid}.tmp\`;

@@ -1,6 +1,7 @@
 // The built CLI (one-file bundle run from a V8 code cache) answers exactly as the sources do, verb by verb.
 import { createHash } from "node:crypto";
-import { readdirSync, readFileSync } from "node:fs";
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BUILT_MAIN, ensureBuilt } from "../bench/built.js";
@@ -175,5 +176,41 @@ describe("built CLI", () => {
     await cli("built", ["call", "NoSuchTool", ...ws()]);
     const after = readdirSync(join(REPO_ROOT, "dist", "cli")).filter((name) => name.endsWith(".cache"));
     expect(after.filter((name) => name.includes("NoSuchTool"))).toEqual([]);
+  });
+});
+
+describe("the V8 code cache of a verb", () => {
+  it("is written by the first run that succeeds, not by a failed one before it", async () => {
+    // A copy of the built package of its own: the shared dist/ already holds caches from other files' runs.
+    const copy = mkdtempSync(join(tmpdir(), "skillgate-cache-"));
+    try {
+      cpSync(join(REPO_ROOT, "dist"), join(copy, "dist"), {
+        recursive: true,
+        filter: (source) => !source.endsWith(".cache"),
+      });
+      cpSync(join(REPO_ROOT, "package.json"), join(copy, "package.json"));
+      symlinkSync(join(REPO_ROOT, "node_modules"), join(copy, "node_modules"));
+      const main = join(copy, "dist", "runtime", "cli", "main.js");
+      const caches = () =>
+        readdirSync(join(copy, "dist", "cli")).filter((name) => name.endsWith(".call.RunSkillScript.cache"));
+      const run = (skill: string) =>
+        runProcess(
+          process.execPath,
+          [
+            main,
+            "call",
+            "RunSkillScript",
+            JSON.stringify({ commands: [[skill, "make_report.py", "--title C"]] }),
+            ...ws(),
+          ],
+          { cwd: REPO_ROOT, env: fixture.env },
+        );
+      expect((await run("no/such-skill")).code).toBe(1);
+      expect(caches()).toEqual([]);
+      expect((await run(GATE_SKILL)).code).toBe(0);
+      expect(caches()).toHaveLength(1);
+    } finally {
+      rmSync(copy, { recursive: true, force: true });
+    }
   });
 });
