@@ -43,8 +43,8 @@ export function removeWhenEmpty(dir: string, attemptsLeft: number, spins = 10): 
 }
 
 /**
- * The background retries are timers of this process, which a process about to exit does not wait for (a loaded
- * machine can take seconds to reap killed sandbox processes). What is still there at exit goes to a detached shell
+ * The background retries are timers of this process, which a process about to exit does not wait for (on a loaded
+ * machine killed sandbox processes can take seconds to finish exiting). What is still there at exit goes to a detached shell
  * that keeps trying rmdir for up to 15 s; before, such a folder stayed until a later skillgate swept it. Hooked at
  * load, so it runs before the exit hooks that end held sandboxes; what those leave is handed over at once.
  */
