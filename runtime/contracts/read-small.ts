@@ -18,7 +18,7 @@ function specialKind(info: Stats): string {
 }
 
 /** NOT_REGULAR_FILE for `path`, a `kind` (as specialKind names it) where a state or config file belongs. */
-export function notRegularFile(path: string, kind: string): SkillgateError {
+function notRegularFile(path: string, kind: string): SkillgateError {
   return new SkillgateError(
     "NOT_REGULAR_FILE",
     `${path} is a ${kind}, not a regular file: skillgate reads its state and config only from regular files (reading anything else could block or never end); fix: replace it with the regular file it should be, or remove it`,
