@@ -367,6 +367,11 @@ const verbs = [
 ].map((match) => match[1]);
 if (verbs.length === 0) throw new Error("no verbs found in runtime/cli/commands/index.ts");
 // `call` gets one cache per tool: ListSkill and RunSkillScript compile different functions.
+const { DEFAULT_MAX_DEPTH } = await import(
+  pathToFileURL(join(repo, "dist", "runtime", "skills", "tree-files.js")).href
+);
+if (!Number.isInteger(DEFAULT_MAX_DEPTH))
+  throw new Error("no DEFAULT_MAX_DEPTH in dist/runtime/skills/tree-files.js");
 const { TOOL_NAMES: tools } = await import(
   pathToFileURL(join(repo, "dist", "runtime", "contracts", "tool.js")).href
 );
@@ -385,6 +390,7 @@ const { dirname, join } = require("node:path");
 const vm = require("node:vm");
 
 // \`catalog ROOT [--json]\` runs from its own small bundle; any other form of the verb goes to the full CLI.
+if (process.argv[2] === "catalog") startTreePrefetch(process.argv.slice(3));
 if (process.argv[2] === "catalog" && runCached(join(__dirname, "..", "..", "cli", "catalog.cjs"), "${catalogId}", "catalog", true).runCatalogArgv(process.argv.slice(3), { exitWhenDone: true })) return;
 // One cache per verb: each holds the functions its verb compiled (V8 cannot merge caches).
 const known = ${JSON.stringify(verbs)}.includes(process.argv[2]) ? process.argv[2] : "other";
@@ -395,6 +401,22 @@ const own = known === "call" && Object.hasOwn(oneTool, process.argv[3]) ? proces
 const bundle = join(__dirname, "..", "..", "cli", own === null ? "skillgate.cjs" : \`call-\${own}.cjs\`);
 const bundleId = own === null ? "${bundleId}" : oneTool[own];
 runCached(bundle, bundleId, verb, false);
+
+/**
+ * Starts the native walk of a catalog's root (dist/native/tree-prefetch.node, when built) on a thread of its own, so
+ * listing the tree overlaps loading the catalog bundle; the scan of that root takes it (runtime/skills/tree-prefetch.ts).
+ */
+function startTreePrefetch(args) {
+  const roots = args.filter((arg) => arg !== "--json");
+  if (roots.length !== 1 || roots[0] === "" || roots[0].startsWith("-") || process.env.SKILLGATE_NATIVE === "0") return;
+  try {
+    const addon = { exports: {} };
+    process.dlopen(addon, join(__dirname, "..", "..", "native", "tree-prefetch.node"));
+    addon.exports.start(require("node:path").resolve(roots[0]), ${DEFAULT_MAX_DEPTH});
+  } catch {
+    // not built: the scan lists the tree itself
+  }
+}
 
 /**
  * Runs a bundle from a V8 code cache next to it (keyed by the bundle's content, Node and verb) and returns its

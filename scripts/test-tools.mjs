@@ -1,6 +1,6 @@
 // `npm test`'s pretest: finds or installs the system tools the tests run (bubblewrap, uv, ...); else fails at once with the command.
 import { spawnSync } from "node:child_process";
-import { accessSync, constants } from "node:fs";
+import { accessSync, constants, existsSync } from "node:fs";
 import { homedir } from "node:os";
 import { delimiter, join } from "node:path";
 
@@ -55,6 +55,8 @@ if (linux) {
   if (!onPath("prlimit")) aptPackages.push("util-linux");
   // The sandbox suite: setfacl (root runs drop to an unprivileged uid given ACLs), slirp4netns (network
   // grants), keyctl (a fresh session keyring), git (the git-metadata canaries).
+  // A C compiler for the native tree prefetch (scripts/build-native.mjs; its tests need the module built).
+  if (!onPath(process.env.CC || "cc")) aptPackages.push("gcc", "libc6-dev");
   for (const [tool, pkg] of [
     ["setfacl", "acl"],
     ["slirp4netns", "slirp4netns"],
@@ -110,6 +112,14 @@ if (!onPath("uv")) {
 }
 
 if (missing.length > 0) fail(missing);
+
+// The native tree prefetch, when the build ran before a C compiler was here (npm ci, then this pretest installed one).
+const nativeModule = join(import.meta.dirname, "..", "dist", "native", "tree-prefetch.node");
+if (existsSync(join(import.meta.dirname, "..", "dist", "cli")) && !existsSync(nativeModule)) {
+  const { buildNative } = await import("./build-native.mjs");
+  const skipped = buildNative();
+  if (skipped) fail([`  the native tree prefetch (${nativeModule}) could not be built: ${skipped}`]);
+}
 
 // The reference implementations the differential tests run (skills-ref for strict mode, PyYAML for ucagent mode),
 // in a venv of their own so the host Python stays untouched; test/skills/reference-python.ts looks for it here.

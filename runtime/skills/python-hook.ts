@@ -1,6 +1,7 @@
 // Notices skills that carry a UCAgent (Python) stage hook, scripts/__init__.py, which skillgate never runs.
-import fs, { type Dirent } from "node:fs";
+import fs from "node:fs";
 import path from "node:path";
+import type { DirEntry } from "./tree-prefetch.js";
 import type { CatalogSnapshot, Diagnostic } from "./types.js";
 
 export const PYTHON_HOOK_NOT_RUN = "PYTHON_HOOK_NOT_RUN";
@@ -12,7 +13,7 @@ const PYTHON_HOOK_FILE = "__init__.py";
  */
 export function pythonHookDiagnostic(
   skillDir: string,
-  scriptsEntries: Dirent[],
+  scriptsEntries: DirEntry[],
   hasHooks: boolean,
 ): Diagnostic | null {
   if (hasHooks) return null;

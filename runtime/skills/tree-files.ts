@@ -1,9 +1,10 @@
 // Reading one skill folder for the tree walker: SKILL.md (bounded, symlink-checked), scripts/, ids and diagnostics.
-import fs, { type Dirent } from "node:fs";
+import fs from "node:fs";
 import path from "node:path";
 import { isInside } from "../contracts/index.js";
 import { PYTHON_HOOK_NOT_RUN, pythonHookDiagnostic } from "./python-hook.js";
 import { compareCodePoints, sortCodePoints } from "./text.js";
+import type { DirEntry } from "./tree-prefetch.js";
 import { errorCode, notRegular, readSkillFile } from "./tree-read.js";
 import type { ScanRecorder } from "./tree-record.js";
 import type { Diagnostic, SkillRecord, ValidationMode } from "./types.js";
@@ -29,11 +30,13 @@ export interface SkillFolder {
   root: string;
   mode: ValidationMode;
   hasHooks: boolean;
-  scriptsEntries: Dirent[];
+  scriptsEntries: DirEntry[];
   /** False for a FIFO, socket or device named SKILL.md: it must not be opened (it could block). */
   isRegular: boolean;
   /** The real skill root when SKILL.md is a symlink: its target must stay inside. */
   linkRoot: string | undefined;
+  /** SKILL.md's bytes when the native prefetch already read them (a regular file, tree-prefetch.ts). */
+  prefetched?: Buffer | undefined;
   /** Told what the record depends on, for the on-disk index (tree-record.ts). */
   recorder?: ScanRecorder | undefined;
 }
@@ -43,9 +46,11 @@ export function loadSkillRecord(folder: SkillFolder): { skill: SkillRecord } | {
   const { dir, scriptsEntries, hasHooks, recorder } = folder;
   const file = childPath(dir, SKILL_FILE);
   if (recorder) recordSkillFolder(recorder, file, folder);
-  const read = folder.isRegular
-    ? readSkillFile(file, folder.linkRoot)
-    : { ok: false as const, diagnostic: notRegular(file) };
+  const read = !folder.isRegular
+    ? { ok: false as const, diagnostic: notRegular(file) }
+    : folder.prefetched
+      ? { ok: true as const, content: folder.prefetched }
+      : readSkillFile(file, folder.linkRoot);
   if (!read.ok) return { skipped: [read.diagnostic] };
   let parsed: ReturnType<typeof parseSkillFile>;
   try {
@@ -101,7 +106,7 @@ function recordSkillFolder(recorder: ScanRecorder, file: string, folder: SkillFo
  * inside the root would list the same skill twice under two ids (and can loop); one pointing outside would escape
  * the root. Only the escape is reported, as it usually means a skill was linked instead of copied.
  */
-export function dirSymlinkEscape(dir: string, entry: Dirent, realRoot: string): Diagnostic | null {
+export function dirSymlinkEscape(dir: string, entry: DirEntry, realRoot: string): Diagnostic | null {
   const link = path.join(dir, entry.name);
   let target: string;
   try {
@@ -185,7 +190,7 @@ export function depthLimit(dir: string, id: string, maxDepth: number): Diagnosti
 export function withPythonHook(
   diagnostics: Diagnostic[],
   skillDir: string,
-  scriptsEntries: Dirent[],
+  scriptsEntries: DirEntry[],
   hasHooks: boolean,
 ): Diagnostic[] {
   const hook = pythonHookDiagnostic(skillDir, scriptsEntries, hasHooks);
@@ -197,7 +202,7 @@ export function withPythonHook(
 }
 
 /** `skill` with its scripts and Python-hook warning taken from a new listing of its scripts/ folder. */
-export function withScripts(skill: SkillRecord, skillDir: string, scriptsEntries: Dirent[]): SkillRecord {
+export function withScripts(skill: SkillRecord, skillDir: string, scriptsEntries: DirEntry[]): SkillRecord {
   return {
     ...skill,
     scripts: scriptNames(path.join(skillDir, SCRIPTS_DIR), scriptsEntries),
@@ -205,7 +210,7 @@ export function withScripts(skill: SkillRecord, skillDir: string, scriptsEntries
   };
 }
 
-export function scriptNames(scriptsDir: string, entries: Dirent[]): string[] {
+export function scriptNames(scriptsDir: string, entries: DirEntry[]): string[] {
   const names: string[] = [];
   for (const entry of entries) {
     const name = entry.name;
@@ -224,7 +229,7 @@ export function scriptNames(scriptsDir: string, entries: Dirent[]): string[] {
 }
 
 /** The listing of `dir`, or undefined when it cannot be read (a recorder is told either way). */
-export function readEntries(dir: string, recorder?: ScanRecorder): Dirent[] | undefined {
+export function readEntries(dir: string, recorder?: ScanRecorder): DirEntry[] | undefined {
   try {
     recorder?.dir(dir);
     return fs.readdirSync(dir, { withFileTypes: true });

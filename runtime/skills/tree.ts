@@ -1,5 +1,5 @@
 // The skill tree walker: finds SKILL.md folders under a root, loads them, and re-walks single folders on change.
-import fs, { type Dirent } from "node:fs";
+import fs from "node:fs";
 import path from "node:path";
 import { sortCodePoints } from "./text.js";
 import {
@@ -23,6 +23,7 @@ import {
   unreadableDir,
   withScripts,
 } from "./tree-files.js";
+import { type DirEntry, type TreePrefetch, takeTreePrefetch } from "./tree-prefetch.js";
 import { errorCode } from "./tree-read.js";
 import type { ScanRecorder } from "./tree-record.js";
 import type { CatalogSnapshot, Diagnostic, SkillRecord, ValidationMode } from "./types.js";
@@ -52,6 +53,8 @@ export class SkillTree {
   private limitDiagnostic: Diagnostic | null = null;
   /** True during scanAll's walk: the maps start empty, so no folder has a record to forget. */
   private fresh = false;
+  /** During scanAll's walk without a recorder: listings and SKILL.md bytes the native walk already read. */
+  private prefetch: TreePrefetch | undefined;
   rootMissing: Diagnostic | null = null;
 
   /** Set for a one-off scan whose result goes into the on-disk index: told what each result depends on. */
@@ -83,10 +86,13 @@ export class SkillTree {
     }
     this.recorder?.root(this.realRoot);
     this.fresh = true;
+    // Not with a recorder: its stamps must be taken before each read, and the prefetch reads ahead of them.
+    if (!this.recorder) this.prefetch = takeTreePrefetch(this.root, this.maxDepth);
     try {
       this.walk(this.root, "", 0, undefined);
     } finally {
       this.fresh = false;
+      this.prefetch = undefined;
     }
     // The walk visits folders in catalog order, so insertion order is already sorted.
     this.orderedIds = [...this.skills.keys()];
@@ -96,7 +102,7 @@ export class SkillTree {
   refreshDir(dir: string): void {
     const node = this.dirs.get(dir);
     if (!node) return;
-    let entries: Dirent[];
+    let entries: DirEntry[];
     try {
       entries = fs.readdirSync(dir, { withFileTypes: true });
     } catch (error) {
@@ -121,7 +127,7 @@ export class SkillTree {
   }
 
   /** When `dir` is a skill's scripts/ folder, its listing changed: update that skill's scripts. */
-  private updateScriptsOf(dir: string, entries: Dirent[]): void {
+  private updateScriptsOf(dir: string, entries: DirEntry[]): void {
     if (path.basename(dir) !== SCRIPTS_DIR) return;
     const parent = path.dirname(dir);
     const skill = this.skills.get(parent);
@@ -137,7 +143,7 @@ export class SkillTree {
       return;
     }
     this.dropSubtree(dir);
-    let entries: Dirent[];
+    let entries: DirEntry[];
     try {
       if (!fs.lstatSync(dir).isDirectory()) return;
       entries = fs.readdirSync(dir, { withFileTypes: true });
@@ -185,12 +191,12 @@ export class SkillTree {
     return this.dirs.get(dir)?.id ?? toId(path.relative(this.root, dir));
   }
 
-  private walk(dir: string, id: string, depth: number, preread: Dirent[] | undefined): void {
+  private walk(dir: string, id: string, depth: number, preread: DirEntry[] | undefined): void {
     let entries = preread;
     if (!entries) {
       try {
         this.recorder?.dir(dir);
-        entries = fs.readdirSync(dir, { withFileTypes: true });
+        entries = this.prefetch?.entries(dir) ?? fs.readdirSync(dir, { withFileTypes: true });
       } catch (error) {
         this.recorder?.volatile();
         this.dirs.set(dir, { id, depth, children: [] });
@@ -206,13 +212,13 @@ export class SkillTree {
     dir: string,
     id: string,
     depth: number,
-    entries: Dirent[],
+    entries: DirEntry[],
     known: Set<string> | undefined,
   ): void {
     const node: DirNode = { id, depth, children: [] };
     this.dirs.set(dir, node);
-    let skillEntry: Dirent | undefined;
-    let scriptsEntries: Dirent[] | undefined;
+    let skillEntry: DirEntry | undefined;
+    let scriptsEntries: DirEntry[] | undefined;
     let hasHooks = false;
     const subdirs: string[] = [];
     for (const entry of entries) {
@@ -237,8 +243,10 @@ export class SkillTree {
       } else if (this.skills.size >= this.maxSkills) {
         this.limitDiagnostic = skillLimit(this.root, this.maxSkills);
       } else {
-        if (subdirs.includes(SCRIPTS_DIR))
-          scriptsEntries = readEntries(childPath(dir, SCRIPTS_DIR), this.recorder);
+        if (subdirs.includes(SCRIPTS_DIR)) {
+          const scriptsDir = childPath(dir, SCRIPTS_DIR);
+          scriptsEntries = this.prefetch?.entries(scriptsDir) ?? readEntries(scriptsDir, this.recorder);
+        }
         const loaded = loadSkillRecord({
           dir,
           id,
@@ -248,6 +256,7 @@ export class SkillTree {
           scriptsEntries: scriptsEntries ?? [],
           isRegular: skillEntry.isFile() || skillEntry.isSymbolicLink(),
           linkRoot: skillEntry.isSymbolicLink() ? this.realRoot : undefined,
+          prefetched: skillEntry.isFile() ? this.prefetch?.skillFile(dir) : undefined,
           recorder: this.recorder,
         });
         if ("skipped" in loaded) this.skippedByDir.set(dir, loaded.skipped);

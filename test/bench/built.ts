@@ -16,11 +16,11 @@ function newestMtime(path: string): number {
   return newest;
 }
 
-/** Builds dist/ (npm run build) when the bundle is missing or older than runtime/, scripts/ or package.json. */
+/** Builds dist/ (npm run build) when the bundle is missing or older than runtime/, native/, scripts/ or package.json. */
 export function ensureBuilt(): void {
   const built = statSync(BUNDLE, { throwIfNoEntry: false })?.mtimeMs ?? 0;
   const sources = Math.max(
-    ...["runtime", "scripts", "package.json"].map((part) => newestMtime(join(REPO, part))),
+    ...["runtime", "native", "scripts", "package.json"].map((part) => newestMtime(join(REPO, part))),
   );
   if (built >= sources) return;
   execFileSync("npm", ["run", "build"], { cwd: REPO, stdio: ["ignore", "ignore", "inherit"] });

@@ -40,7 +40,7 @@ describe("scripts/test-tools.mjs (npm test's pretest)", () => {
     });
     expect(outcome.status).toBe(1);
     expect(outcome.stdout).toBe("");
-    const packages = "bubblewrap util-linux acl slirp4netns keyutils git";
+    const packages = "bubblewrap util-linux gcc libc6-dev acl slirp4netns keyutils git";
     expect(outcome.stderr).toContain(
       "pretest: the tests need tools that are missing on this machine.\n" +
         `  ${packages.split(" ").join(", ")}: run  sudo apt-get update && sudo apt-get install -y ${packages}\n`,

@@ -16,6 +16,8 @@ export const MAIN = join(REPO_ROOT, "runtime", "cli", "main.ts");
 export interface StdioConnection {
   client: Client;
   stderr(): string;
+  /** The server's process id (null once it ended). */
+  pid(): number | null;
   close(): Promise<void>;
 }
 
@@ -39,7 +41,7 @@ export async function connectStdio(
   });
   const client = new Client({ name: "skillgate-test", version: "0.0.0" });
   await client.connect(transport);
-  return { client, stderr: () => log, close: () => client.close() };
+  return { client, stderr: () => log, pid: () => transport.pid, close: () => client.close() };
 }
 
 /** A test's fixture and what it started: stopped in reverse order after the test, then the fixture removed. */
