@@ -1,11 +1,11 @@
-// Build step: compiles native/tree-prefetch.c into dist/native/tree-prefetch.node when a C compiler and Node's headers are here.
+// Build step: compiles native/tree-prefetch.c and tree-walk.c into dist/native/tree-prefetch.node when a C compiler and Node's headers are here.
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, renameSync, rmSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const repo = join(dirname(fileURLToPath(import.meta.url)), "..");
-const source = join(repo, "native", "tree-prefetch.c");
+const sources = ["tree-prefetch.c", "tree-walk.c"].map((name) => join(repo, "native", name));
 const output = join(repo, "dist", "native", "tree-prefetch.node");
 
 /** Node's own headers: beside the binary (official tarballs, nvm), or where distributions put them. */
@@ -28,7 +28,7 @@ export function buildNative() {
   mkdirSync(dirname(output), { recursive: true });
   const temporary = `${output}.${process.pid}.tmp`;
   const flags = ["-O2", "-Wall", "-Wextra", "-Werror", "-shared", "-fPIC", "-fvisibility=hidden", "-pthread"];
-  const result = spawnSync(compiler, [...flags, "-I", headers, "-o", temporary, source], {
+  const result = spawnSync(compiler, [...flags, "-I", headers, "-o", temporary, ...sources], {
     encoding: "utf8",
   });
   if (result.error || result.status !== 0) {

@@ -3,24 +3,26 @@ import fs from "node:fs";
 import path from "node:path";
 import { sortCodePoints } from "./text.js";
 import {
+  depthLimit,
+  dirSymlinkEscape,
+  resolveRoot,
+  rootIsSkill,
+  skillLimit,
+  unreadableDir,
+} from "./tree-diagnostics.js";
+import {
   childPath,
   compareIds,
   compareSegments,
   DEFAULT_MAX_DEPTH,
   DEFAULT_MAX_SKILLS,
-  depthLimit,
-  dirSymlinkEscape,
   HOOKS_FILE,
   loadSkillRecord,
   readEntries,
-  resolveRoot,
-  rootIsSkill,
   SCRIPTS_DIR,
   type ScanOptions,
   SKILL_FILE,
-  skillLimit,
   toId,
-  unreadableDir,
   withScripts,
 } from "./tree-files.js";
 import { type DirEntry, type TreePrefetch, takeTreePrefetch } from "./tree-prefetch.js";

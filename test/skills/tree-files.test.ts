@@ -1,18 +1,20 @@
-// One skill folder for the walker (runtime/skills/tree-files.ts): loadSkillRecord's record or skip, scripts/ listing,
+// One skill folder for the walker (runtime/skills/tree-files.ts, tree-diagnostics.ts): loadSkillRecord's record or skip, scripts/ listing,
 // catalog order of ids, the skill root's checks and the walker's diagnostics, with exact messages.
 import fs from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import {
-  childPath,
-  compareIds,
   depthLimit,
   dirSymlinkEscape,
-  loadSkillRecord,
   resolveRoot,
   rootIsSkill,
-  scriptNames,
   skillLimit,
+} from "../../runtime/skills/tree-diagnostics.js";
+import {
+  childPath,
+  compareIds,
+  loadSkillRecord,
+  scriptNames,
   toId,
 } from "../../runtime/skills/tree-files.js";
 import { type TempRoot, tempRoot } from "../support/workspace.js";
