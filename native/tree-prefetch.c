@@ -28,7 +28,11 @@
 #define MAGIC 0x53475446u /* "FTGS" */
 #define VERSION 1u
 
-/* One prefetch at a time per process: the launcher starts it, the scanner of the same root takes it. */
+/*
+ * One prefetch at a time per process: the launcher starts it, the scanner of the same root takes it. Guarded by
+ * `state_lock`, since a host may scan from worker threads (each loads this module; they share its state).
+ */
+static pthread_mutex_t state_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct {
   pthread_t thread;
   int running;
@@ -68,6 +72,7 @@ static napi_value start(napi_env env, napi_callback_info info) {
   napi_value argv[2], result;
   int32_t max_depth = 0;
   napi_get_cb_info(env, info, &argc, argv, NULL, NULL);
+  pthread_mutex_lock(&state_lock);
   int ok = !pending.running && argc == 2 && napi_get_value_int32(env, argv[1], &max_depth) == napi_ok;
   if (ok) {
     release();
@@ -77,6 +82,7 @@ static napi_value start(napi_env env, napi_callback_info info) {
     pending.running = ok;
     if (!ok) release();
   }
+  pthread_mutex_unlock(&state_lock);
   napi_get_boolean(env, ok, &result);
   return result;
 }
@@ -88,7 +94,11 @@ static napi_value take(napi_env env, napi_callback_info info) {
   int32_t max_depth = -1;
   napi_get_cb_info(env, info, &argc, argv, NULL, NULL);
   napi_get_undefined(env, &result);
-  if (!pending.running) return result;
+  pthread_mutex_lock(&state_lock);
+  if (!pending.running) {
+    pthread_mutex_unlock(&state_lock);
+    return result;
+  }
   pthread_join(pending.thread, NULL);
   pending.running = 0;
   char *root = argc == 2 ? string_arg(env, argv[0]) : NULL;
@@ -141,6 +151,7 @@ static napi_value take(napi_env env, napi_callback_info info) {
   }
   free(root);
   release();
+  pthread_mutex_unlock(&state_lock);
   return result;
 }
 

@@ -1,7 +1,10 @@
 // The native tree prefetch against readdirSync and the JavaScript-only scan, on a hostile tree (needs the built module).
 import fs, { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { Worker } from "node:worker_threads";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { ensureBuilt, REPO } from "../bench/built.js";
 import { scanSkillRoot } from "../../runtime/skills/index.js";
 import { takeTreePrefetch } from "../../runtime/skills/tree-prefetch.js";
 import { writeHostileTree } from "../support/hostile-tree.js";
@@ -106,4 +109,33 @@ describe("native tree prefetch", () => {
     expect(native.skills.length).toBeGreaterThan(300);
     expect(native.skipped.map((diagnostic) => diagnostic.code)).toContain("DEPTH_LIMIT");
   });
+
+  it("serves worker threads scanning at the same time as the main thread (one module state, shared)", async () => {
+    ensureBuilt();
+    prefetchOf(root);
+    const library = pathToFileURL(join(REPO, "dist", "runtime", "index.js")).href;
+    const source = `
+      const { parentPort, workerData } = require("node:worker_threads");
+      import(${JSON.stringify(library)}).then(({ scanSkillRoot }) => {
+        const scans = [];
+        for (let round = 0; round < workerData.rounds; round++) scans.push(JSON.stringify(scanSkillRoot(workerData.root)));
+        parentPort.postMessage(scans);
+      });`;
+    const { scanSkillRoot: builtScan } = (await import(library)) as typeof import("../../runtime/index.js");
+    const workers = [0, 1].map(
+      () =>
+        new Promise<string[]>((resolve, reject) => {
+          const worker = new Worker(source, { eval: true, workerData: { root, rounds: 8 } });
+          worker.once("message", resolve);
+          worker.once("error", reject);
+        }),
+    );
+    const mainScans: string[] = [];
+    for (let round = 0; round < 8; round++) mainScans.push(JSON.stringify(builtScan(root)));
+    const all = [...mainScans, ...(await Promise.all(workers)).flat()];
+    process.env.SKILLGATE_NATIVE = "0";
+    const expected = JSON.stringify(builtScan(root));
+    expect(all).toHaveLength(24);
+    for (const scan of all) expect(scan).toBe(expected);
+  }, 120_000);
 });
