@@ -4,9 +4,9 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { Worker } from "node:worker_threads";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { ensureBuilt, REPO } from "../bench/built.js";
 import { scanSkillRoot } from "../../runtime/skills/index.js";
 import { takeTreePrefetch } from "../../runtime/skills/tree-prefetch.js";
+import { ensureBuilt, REPO } from "../bench/built.js";
 import { writeHostileTree } from "../support/hostile-tree.js";
 import { type TempRoot, tempRoot } from "../support/workspace.js";
 
