@@ -3,6 +3,7 @@
 export { BUILD_ID } from "./build.js";
 export { closestName, nearestNames } from "./did-you-mean.js";
 export { insideRelative, isInside, shownBelow } from "./inside.js";
+export { nativeModule } from "./native-module.js";
 export { bundledPackRoot, packageRoot, packageVersion } from "./pack-root.js";
 export type { WorkspacePaths } from "./paths.js";
 export { workspacePaths } from "./paths.js";

@@ -2,6 +2,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { writeFile as writeFileAsync } from "node:fs/promises";
 import { join } from "node:path";
+import { nativeModule } from "../contracts/index.js";
 import { ownLive, removeWhenEmpty, rmdirQuiet, sweepStale } from "./cgroup-sweep.js";
 
 export interface PidsCgroup {
@@ -146,6 +147,7 @@ export function createPidsCgroup(
   const memoryDir = memoryBytes === undefined ? null : makeMemoryCgroup(root, runId, dir, memoryBytes);
   const separateMemory = memoryDir !== null && memoryDir !== dir;
   if (separateMemory) ownLive.add(memoryDir);
+  primeMoves(root);
   const forget = (): void => {
     ownLive.delete(dir);
     if (memoryDir !== null) ownLive.delete(memoryDir);
@@ -247,6 +249,23 @@ export function createPidsCgroup(
 
 /** Timer rounds of release() (20 at 1 ms, then 10 ms apart: ~150 ms at most) before the slow background retries. */
 const RELEASE_ATTEMPTS = 30;
+
+interface MovePrimer {
+  prime(tasksFile: string): boolean;
+}
+
+/**
+ * On cgroup v1 the first move after a quiet spell waits for an RCU grace period (~15 ms on the VM measured), and
+ * moves within about one more grace period skip it; the run's moves come right after its spawn, on the critical
+ * path. A thread of the native module moves itself into the cgroup it is already in, so that wait runs while the
+ * run is still being prepared. Never our main thread: bornInside moves that one (level 1), and a concurrent write of
+ * it could leave a level-1 child born outside its cgroup. Without the module, nothing is primed.
+ */
+function primeMoves(root: string): void {
+  const primer = nativeModule<MovePrimer>("cgroup-prime");
+  const home = primer === null ? null : ownThreadCgroup(root);
+  if (home !== null) primer?.prime(join(home, "tasks"));
+}
 
 /** The v1 pids cgroup folder of this process's main thread, or null on cgroup v2. */
 function ownThreadCgroup(root: string): string | null {

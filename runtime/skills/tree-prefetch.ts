@@ -1,6 +1,6 @@
 // The native tree prefetch (native/tree-prefetch.c) when it was built: folder listings and SKILL.md bytes, read ahead.
 import type { Dirent } from "node:fs";
-import { fileURLToPath } from "node:url";
+import { nativeModule } from "../contracts/index.js";
 
 /** What the scanner uses of a listing's entry: a Dirent from readdirSync, or one decoded from the prefetch. */
 export type DirEntry = Pick<Dirent, "name" | "isFile" | "isDirectory" | "isSymbolicLink">;
@@ -10,8 +10,6 @@ interface NativePrefetch {
   take(root: string, maxDepth: number): Buffer | undefined;
 }
 
-/** Where the build puts the module, from this file in dist/runtime/skills/ or in runtime/skills/ (tests). */
-const MODULE_PATHS = ["../../native/tree-prefetch.node", "../../dist/native/tree-prefetch.node"];
 const HEADER_BYTES = 24;
 const MAGIC = 0x53475446;
 const VERSION = 1;
@@ -20,35 +18,14 @@ const FILE = 1;
 const DIRECTORY = 2;
 const SYMLINK = 3;
 
-let native: NativePrefetch | null | undefined;
-
-/** The native module, or null when it was not built, cannot load, or SKILLGATE_NATIVE=0 turns it off. */
-function loadNative(): NativePrefetch | null {
-  // Read at each scan, so a host (or a test) can turn it off after the module loaded.
-  if (process.env.SKILLGATE_NATIVE === "0") return null;
-  if (native !== undefined) return native;
-  native = null;
-  for (const relative of MODULE_PATHS) {
-    const module = { exports: {} as NativePrefetch };
-    try {
-      process.dlopen(module, fileURLToPath(new URL(relative, import.meta.url)));
-      native = module.exports;
-      break;
-    } catch {
-      // Not built (no C compiler at build time) or not loadable here: the scanner lists the tree itself.
-    }
-  }
-  return native;
-}
-
 /** Starts walking `root` on a native thread, for a scan of it that follows soon; false when there is no module. */
 export function startTreePrefetch(root: string, maxDepth: number): boolean {
-  return loadNative()?.start(root, maxDepth) ?? false;
+  return nativeModule<NativePrefetch>("tree-prefetch")?.start(root, maxDepth) ?? false;
 }
 
 /** The prefetch of `root` (absolute): the one started for it, else one made now; undefined without the module. */
 export function takeTreePrefetch(root: string, maxDepth: number): TreePrefetch | undefined {
-  const addon = loadNative();
+  const addon = nativeModule<NativePrefetch>("tree-prefetch");
   if (!addon) return undefined;
   let buffer = addon.take(root, maxDepth);
   if (!buffer && addon.start(root, maxDepth)) buffer = addon.take(root, maxDepth);

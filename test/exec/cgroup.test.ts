@@ -4,6 +4,7 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { nativeModule } from "../../runtime/contracts/index.js";
 import { createPidsCgroup, type PidsCgroup } from "../../runtime/exec/cgroup.js";
 import { runScript } from "../../runtime/exec/index.js";
 import { until } from "../support/poll.js";
@@ -232,5 +233,38 @@ describe("createPidsCgroup", () => {
     } finally {
       temp.cleanup();
     }
+  });
+});
+
+describe("cgroup move priming (native/cgroup-prime.c)", () => {
+  /** Each thread of this process and its cgroup lines. */
+  const threadCgroups = (): Map<string, string> =>
+    new Map(
+      readdirSync("/proc/self/task").flatMap((tid) => {
+        try {
+          return [[tid, readFileSync(`/proc/self/task/${tid}/cgroup`, "utf8")] as [string, string]];
+        } catch {
+          return []; // a thread that ended while listed
+        }
+      }),
+    );
+
+  it("is built, and primes from a thread that moves only itself: no thread of ours changes cgroup", async () => {
+    const primer = nativeModule<{ prime(tasksFile: string): boolean }>("cgroup-prime");
+    if (primer === null)
+      throw new Error("dist/native/cgroup-prime.node is not built (npm run build with a C compiler)");
+    const before = threadCgroups();
+    // Into another cgroup than ours, so a write of any thread but the primer's own would show below.
+    const target = made(8);
+    try {
+      for (let round = 0; round < 5; round++) expect(primer.prime(join(target.dir, "tasks"))).toBe(true);
+      for (let round = 0; round < 10; round++) made(8).destroy(); // each new run cgroup primes as well
+      // The primer threads end once their write returned (a grace period at most): wait for the same threads again.
+      await until(() => threadCgroups().size === before.size, "the primer threads to end");
+      expect(threadCgroups()).toEqual(before);
+    } finally {
+      target.destroy();
+    }
+    expect(primer.prime("/nonexistent/tasks")).toBe(true); // best effort: a failed write is not an error
   });
 });
