@@ -1,6 +1,6 @@
 // Run cgroups left behind: retried until empty, handed to a detached remover at exit, swept when old and not ours.
 import { spawn } from "node:child_process";
-import { existsSync, readdirSync, rmdirSync, statSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, rmdirSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 
 /** Run folders this process made and has not released: never swept, however long a loaded run waits to start in one. */
@@ -52,8 +52,36 @@ const removingAfterExit = new Set<string>();
 let exiting = false;
 process.once("exit", () => {
   exiting = true;
-  handOver([...removingAfterExit]);
+  // A folder made and never released (a sandbox still being prepared when the process ended early, e.g. a client
+  // that went away mid-shutdown) would stay until a later skillgate's sweep. Its processes die with us anyway (bwrap's
+  // --die-with-parent): end them now and hand the folder over as well.
+  const unreleased = [...ownLive].filter((dir) => !removingAfterExit.has(dir));
+  for (const dir of unreleased) killMembers(dir);
+  handOver([...removingAfterExit, ...unreleased]);
 });
+
+/** No more forks in `dir` (a pids folder), then SIGKILL to each member but this process; best effort. */
+function killMembers(dir: string): void {
+  try {
+    writeFileSync(join(dir, "pids.max"), "0");
+  } catch {
+    // a memory folder, or gone
+  }
+  let members: string[];
+  try {
+    members = readFileSync(join(dir, "cgroup.procs"), "utf8").split("\n").filter(Boolean);
+  } catch {
+    return;
+  }
+  for (const pid of members.map(Number)) {
+    if (pid === process.pid) continue;
+    try {
+      process.kill(pid, "SIGKILL");
+    } catch {
+      // already gone
+    }
+  }
+}
 
 function handOverAtExit(dir: string): void {
   if (exiting) handOver([dir]);

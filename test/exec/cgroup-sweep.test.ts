@@ -1,4 +1,4 @@
-// runtime/exec/cgroup-sweep.ts (root, real cgroups): an old empty run folder left by a dead process is swept, one of this process's live runs never is, and one still busy at exit is removed after it.
+// runtime/exec/cgroup-sweep.ts (root, real cgroups): an old empty run folder left by a dead process is swept, one of this process's live runs never is, and one still busy or never released at exit is removed after it.
 import { execFileSync, spawn } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, utimesSync } from "node:fs";
 import { join } from "node:path";
@@ -92,6 +92,35 @@ console.log("exiting");
       const exited = new Promise((resolve) => member.once("exit", resolve));
       member.kill("SIGKILL");
       await exited;
+      await until(`${dir} removed`, () => !existsSync(dir), 10_000);
+    } finally {
+      member.kill("SIGKILL");
+      rmdirQuiet(dir);
+    }
+  }, 30_000);
+
+  it("made and never released (its process ended while preparing it): its members are killed, then it is removed", async () => {
+    needsCgroups();
+    const member = spawn("sleep", ["100"], { stdio: "ignore" });
+    const exited = new Promise<NodeJS.Signals | null>((resolve) =>
+      member.once("exit", (_code, signal) => resolve(signal)),
+    );
+    const runId = `sg-exit-unreleased-${process.pid}`;
+    const dir = join(PIDS_PARENT, runId);
+    const script = `import { createPidsCgroup } from ${JSON.stringify(join(REPO_ROOT, "runtime", "exec", "cgroup.ts"))};
+const made = createPidsCgroup(${JSON.stringify(runId)}, 8);
+if (!("cgroup" in made)) throw new Error(made.reason);
+made.cgroup.add(${member.pid});
+console.log("exiting");
+process.exit(0);
+`;
+    try {
+      const output = execFileSync(TSX, ["--input-type=module", "-e", script], {
+        cwd: REPO_ROOT,
+        encoding: "utf8",
+      });
+      expect(output.trim()).toBe("exiting");
+      expect(await exited).toBe("SIGKILL");
       await until(`${dir} removed`, () => !existsSync(dir), 10_000);
     } finally {
       member.kill("SIGKILL");

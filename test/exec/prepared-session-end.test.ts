@@ -36,11 +36,33 @@ function runIdOf(pid: number): string {
   return id;
 }
 
-async function until<T>(what: string, probe: () => T, done: (value: T) => boolean): Promise<T> {
+/** What a cgroup of ours still holds: its members and each one's state and command (for a failure's message). */
+function cgroupState(runId: string): string {
+  const dir = join(PIDS, runId);
+  if (!existsSync(dir)) return `${dir} is gone`;
+  const members = readFileSync(join(dir, "cgroup.procs"), "utf8").split("\n").filter(Boolean);
+  const described = members.map((pid) => {
+    try {
+      const state = /^State:\s+(.*)$/m.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1];
+      return `${pid} ${state} ${readFileSync(`/proc/${pid}/cmdline`, "latin1").split("\0").slice(0, 3).join(" ")}`;
+    } catch {
+      return `${pid} (gone)`;
+    }
+  });
+  return `${dir} holds ${members.length} process(es): ${described.join("; ") || "none"}`;
+}
+
+async function until<T>(
+  what: string,
+  probe: () => T,
+  done: (value: T) => boolean,
+  explain: () => string = () => "",
+): Promise<T> {
   const deadline = Date.now() + 15_000;
   let value = probe();
   while (!done(value)) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}: ${JSON.stringify(value)}`);
+    if (Date.now() > deadline)
+      throw new Error(`timed out waiting for ${what}: ${JSON.stringify(value)} ${explain()}`);
     await new Promise((resolve) => setTimeout(resolve, 25));
     value = probe();
   }
@@ -96,13 +118,18 @@ describe("prepared sandboxes end with the session", () => {
     const nextId = runIdOf(next[0] as number);
     expect(nextId).not.toBe(runId);
     expect(existsSync(join(PIDS, nextId))).toBe(true);
+    const serverLog = (conn as StdioConnection).stderr;
+    const closing = Date.now();
     await (conn as StdioConnection).close();
+    const closedAfter = Date.now() - closing;
     conn = null;
     await until("no sandbox left", sandboxes, (pids) => pids.length === 0);
     await until(
       "its cgroup removed",
       () => existsSync(join(PIDS, nextId)),
       (present) => !present,
+      () =>
+        `(the client's close took ${closedAfter} ms) ${cgroupState(nextId)}; server stderr: ${serverLog().slice(-2000)}`,
     );
     expect(existsSync(join(PIDS, runId))).toBe(false);
   });
