@@ -366,12 +366,13 @@ const verbs = [
   ),
 ].map((match) => match[1]);
 if (verbs.length === 0) throw new Error("no verbs found in runtime/cli/commands/index.ts");
-// `call` gets one cache per tool: ListSkill and RunSkillScript compile different functions.
+// The depth a catalog scans to, for the native walk the launcher starts (it must match, or the scan walks again).
 const { DEFAULT_MAX_DEPTH } = await import(
   pathToFileURL(join(repo, "dist", "runtime", "skills", "tree-files.js")).href
 );
 if (!Number.isInteger(DEFAULT_MAX_DEPTH))
   throw new Error("no DEFAULT_MAX_DEPTH in dist/runtime/skills/tree-files.js");
+// `call` gets one cache per tool: ListSkill and RunSkillScript compile different functions.
 const { TOOL_NAMES: tools } = await import(
   pathToFileURL(join(repo, "dist", "runtime", "contracts", "tool.js")).href
 );
@@ -386,7 +387,7 @@ const launcher = `#!/usr/bin/env node
 "use strict";
 const { closeSync, openSync, readFileSync, renameSync, writeSync } = require("node:fs");
 const { createRequire } = require("node:module");
-const { dirname, join } = require("node:path");
+const { dirname, join, resolve } = require("node:path");
 const vm = require("node:vm");
 
 // \`catalog ROOT [--json]\` runs from its own small bundle; any other form of the verb goes to the full CLI.
@@ -412,7 +413,7 @@ function startTreePrefetch(args) {
   try {
     const addon = { exports: {} };
     process.dlopen(addon, join(__dirname, "..", "..", "native", "tree-prefetch.node"));
-    addon.exports.start(require("node:path").resolve(roots[0]), ${DEFAULT_MAX_DEPTH});
+    addon.exports.start(resolve(roots[0]), ${DEFAULT_MAX_DEPTH});
   } catch {
     // not built: the scan lists the tree itself
   }

@@ -31,7 +31,12 @@ export function takeTreePrefetch(root: string, maxDepth: number): TreePrefetch |
   if (!buffer && addon.start(root, maxDepth)) buffer = addon.take(root, maxDepth);
   if (!buffer || buffer.length < HEADER_BYTES) return undefined;
   if (buffer.readUInt32LE(0) !== MAGIC || buffer.readUInt32LE(4) !== VERSION) return undefined;
-  return new TreePrefetch(root, buffer);
+  try {
+    return new TreePrefetch(root, buffer);
+  } catch {
+    // A walk result that does not add up: the scan lists the tree itself, as without the module.
+    return undefined;
+  }
 }
 
 class PrefetchedEntry implements DirEntry {
