@@ -56,31 +56,44 @@ process.once("exit", () => {
   // that went away mid-shutdown) would stay until a later skillgate's sweep. Its processes die with us anyway (bwrap's
   // --die-with-parent): end them now and hand the folder over as well.
   const unreleased = [...ownLive].filter((dir) => !removingAfterExit.has(dir));
-  for (const dir of unreleased) killMembers(dir);
+  for (const dir of unreleased) endMembers(dir);
   handOver([...removingAfterExit, ...unreleased]);
 });
 
-/** No more forks in `dir` (a pids folder), then SIGKILL to each member but this process; best effort. */
-function killMembers(dir: string): void {
+/** The processes in the cgroup folder `dir`, never this one (whatever happened to the thread move of bornInside). */
+export function cgroupMembers(dir: string): number[] {
   try {
-    writeFileSync(join(dir, "pids.max"), "0");
+    return readFileSync(join(dir, "cgroup.procs"), "utf8")
+      .split("\n")
+      .filter((line) => line.length > 0)
+      .map(Number)
+      .filter((pid) => pid !== process.pid);
   } catch {
-    // a memory folder, or gone
+    return [];
   }
-  let members: string[];
-  try {
-    members = readFileSync(join(dir, "cgroup.procs"), "utf8").split("\n").filter(Boolean);
-  } catch {
-    return;
-  }
-  for (const pid of members.map(Number)) {
-    if (pid === process.pid) continue;
+}
+
+/** One SIGKILL to every member of `dir`; false when there was none. */
+export function killCgroupMembers(dir: string): boolean {
+  const pids = cgroupMembers(dir);
+  for (const pid of pids) {
     try {
       process.kill(pid, "SIGKILL");
     } catch {
       // already gone
     }
   }
+  return pids.length > 0;
+}
+
+/** No more forks in `dir` (a pids folder), then its members killed; best effort. */
+function endMembers(dir: string): void {
+  try {
+    writeFileSync(join(dir, "pids.max"), "0");
+  } catch {
+    // a memory folder, or gone
+  }
+  killCgroupMembers(dir);
 }
 
 function handOverAtExit(dir: string): void {

@@ -3,7 +3,14 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { writeFile as writeFileAsync } from "node:fs/promises";
 import { join } from "node:path";
 import { nativeModule } from "../contracts/index.js";
-import { ownLive, removeWhenEmpty, rmdirQuiet, sweepStale } from "./cgroup-sweep.js";
+import {
+  cgroupMembers,
+  killCgroupMembers,
+  ownLive,
+  removeWhenEmpty,
+  rmdirQuiet,
+  sweepStale,
+} from "./cgroup-sweep.js";
 
 export interface PidsCgroup {
   dir: string;
@@ -152,32 +159,8 @@ export function createPidsCgroup(
     ownLive.delete(dir);
     if (memoryDir !== null) ownLive.delete(memoryDir);
   };
-  const members = (): number[] => {
-    try {
-      return (
-        readFileSync(join(dir, "cgroup.procs"), "utf8")
-          .split("\n")
-          .filter((line) => line.length > 0)
-          .map(Number)
-          // Never ourselves, whatever happened to the thread move of bornInside.
-          .filter((pid) => pid !== process.pid)
-      );
-    } catch {
-      return [];
-    }
-  };
-  /** One SIGKILL to every member; false when there was none. */
-  const killMembers = (): boolean => {
-    const pids = members();
-    for (const pid of pids) {
-      try {
-        process.kill(pid, "SIGKILL");
-      } catch {
-        // already gone
-      }
-    }
-    return pids.length > 0;
-  };
+  const members = (): number[] => cgroupMembers(dir);
+  const killMembers = (): boolean => killCgroupMembers(dir);
   return {
     cgroup: {
       dir,
