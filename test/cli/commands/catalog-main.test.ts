@@ -115,27 +115,24 @@ describe("runCatalogArgv", () => {
   });
 
   it("a non-blocking stdout that fills up (EAGAIN): the rest drains through the stream, output complete", async () => {
-    // The parent makes the pipe non-blocking and reads only once the pipe is full (or the child ended), so the child's
-    // writeSync hits EAGAIN however slowly it starts (a fixed pause let a child on a loaded machine write after the
-    // parent had begun reading: no EAGAIN, and the test failed).
+    // The parent makes the pipe non-blocking and reads none of it until the child has said, on stderr, that
+    // runCatalogArgv returned (or the child ended), so the child's writeSync meets a full pipe and EAGAIN whatever the
+    // machine's load. (Reading as soon as the pipe was full let a child preempted between two writes find a reader
+    // draining it: no EAGAIN, and the test failed in CI.)
     const parent = [
-      "import array, fcntl, os, subprocess, sys, termios, time",
+      "import os, subprocess, sys",
       "r, w = os.pipe()",
       "os.set_blocking(w, False)",
-      "child = subprocess.Popen(sys.argv[1:], stdout=w)",
+      "child = subprocess.Popen(sys.argv[1:], stdout=w, stderr=subprocess.PIPE)",
       "os.close(w)",
-      "size = fcntl.fcntl(r, fcntl.F_GETPIPE_SZ)",
-      "while child.poll() is None:",
-      "    queued = array.array('i', [0])",
-      "    fcntl.ioctl(r, termios.FIONREAD, queued)",
-      "    if queued[0] >= size: break",
-      "    time.sleep(0.01)",
+      "first = child.stderr.readline()",
       "chunks = []",
       "while True:",
       "    chunk = os.read(r, 65536)",
       "    if not chunk: break",
       "    chunks.append(chunk)",
       "sys.stdout.buffer.write(b''.join(chunks))",
+      "sys.stderr.buffer.write(first + child.stderr.read())",
       "sys.exit(child.wait())",
     ].join("\n");
     const viaPython = await runProcess(
