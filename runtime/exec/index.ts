@@ -13,6 +13,7 @@ export {
   type RunStatus,
 } from "./outcome.js";
 export { closeSharedPreparedPool, preparingAfter } from "./prepared/pool.js";
+export { pythonHookCacheDir, withPythonHook } from "./prepared/python-hook.js";
 export { type ParallelRuns, RunQueue, runQueueFor } from "./queue.js";
 export { type RunPlan, runPlanFor } from "./run-plan.js";
 export { resetUnsandboxedWarning, runScript } from "./run-script.js";

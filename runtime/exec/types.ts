@@ -56,6 +56,11 @@ export interface RunRequest {
    * place of `runner scriptPath`: node boots while the sandbox is held and imports scriptPath once the run is released.
    */
   launcher?: string;
+  /**
+   * The Python hook's folder (exec/prepared/python-hook.ts), one of readOnlyPaths: a prepared sandbox may start the
+   * interpreter ahead with it on PYTHONPATH, and the script runs as the main program once the run is released.
+   */
+  pythonHook?: string;
   limits: RunLimits;
   sandboxLevel: SandboxLevel;
   /** Explicit opt-in to run unsandboxed when the OS sandbox is unavailable. */

@@ -11,6 +11,7 @@ import { holdSandbox } from "../supervise/handshake.js";
 import type { RunRequest } from "../types.js";
 import { bindSources, readBoundView } from "./bound-view.js";
 import { launcherArgv, launcherUp, releaseLauncher } from "./launcher.js";
+import { pythonHookArgv, pythonHookHonoured } from "./python-hook.js";
 
 export interface HeldSandbox {
   runId: string;
@@ -53,6 +54,14 @@ function streams(spawned: Spawned): Socket[] {
  * starts. Only runs with the cgroup hand-shake and no user-mode network are prepared; else null.
  */
 export async function holdSandboxFor(req: RunRequest, deps: HoldDeps): Promise<HeldSandbox | null> {
+  if (req.pythonHook !== undefined) {
+    const honoured = await pythonHookHonoured(req, (probe) => holdPrepared(probe, deps), deps.signal);
+    if (!honoured) return deps.signal?.aborted ? null : holdPrepared({ ...req, pythonHook: undefined }, deps);
+  }
+  return holdPrepared(req, deps);
+}
+
+async function holdPrepared(req: RunRequest, deps: HoldDeps): Promise<HeldSandbox | null> {
   const runId = `sg-${randomUUID()}`;
   const planned = await planRun({ ...req, runId }, runId, deps.platform, deps.hostEnv);
   if ("stopped" in planned) return null;
@@ -74,10 +83,15 @@ export async function holdSandboxFor(req: RunRequest, deps: HoldDeps): Promise<H
     await prepared.scratch.remove();
     return null;
   }
-  // The .ts fast path: node starts now as well, in the launcher, and imports the entry when the run is released.
+  // The interpreter starts now as well and runs the script when the run is released: node in the launcher (the
+  // .ts fast path), Python up to the end of its start-up with the hook on PYTHONPATH.
   const goFd = 5 + buffers.length;
   const launched =
-    req.launcher === undefined ? null : launcherArgv(prepared.argv, planned.plan.command, req.launcher, goFd);
+    req.launcher !== undefined
+      ? launcherArgv(prepared.argv, planned.plan.command, req.launcher, goFd)
+      : req.pythonHook !== undefined
+        ? pythonHookArgv(prepared.argv, req.pythonHook, goFd)
+        : null;
   const spawned = await spawnRunAsync({
     argv: launched ?? prepared.argv,
     cwd: req.cwd,
@@ -103,13 +117,14 @@ export async function holdSandboxFor(req: RunRequest, deps: HoldDeps): Promise<H
   };
   // A closing pool must not wait for a sandbox still starting: bwrap is killed at once, at any step below.
   deps.signal?.addEventListener("abort", kill, { once: true });
+  if (deps.signal?.aborted) kill(); // aborted while bwrap was being spawned: the listener will never fire
   try {
     const held = await holdSandbox(spawned.child, cgroup);
     let release = held.go;
     if (launched !== null) {
       const socket = spawned.child.stdio[goFd] as Socket;
       socket.on("error", () => undefined);
-      // bwrap execs the launcher now (both pids are in the cgroup); no line of the script runs before release.
+      // bwrap execs the interpreter now (both pids are in the cgroup); no line of the script runs before release.
       held.go();
       await launcherUp(socket, spawned.exited);
       release = () => releaseLauncher(socket);

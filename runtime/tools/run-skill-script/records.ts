@@ -3,7 +3,14 @@ import { createHash } from "node:crypto";
 import { skillgateHome } from "../../config/index.js";
 import type { ErrorCode } from "../../errors.js";
 import type { RunRequest, RunResult } from "../../exec/index.js";
-import { privateTmpDir, runPlanFor, tsCacheDir, withTsFastPath } from "../../exec/index.js";
+import {
+  privateTmpDir,
+  pythonHookCacheDir,
+  runPlanFor,
+  tsCacheDir,
+  withPythonHook,
+  withTsFastPath,
+} from "../../exec/index.js";
 import { workspaceRelative } from "../results.js";
 import type { Session } from "../types.js";
 import type { PreparedCommand } from "./commands.js";
@@ -71,8 +78,13 @@ export async function requestFor(
       : {}),
     scanApproved: session.config.exec.approve_scan_findings.includes(command.skill.id),
   };
-  const fast = await withTsFastPath(request, tsCacheDir(skillgateHome(hostEnv)), hostEnv);
-  return { request: fast.request, warnings: plan.warnings, fastPath: fast.fastPath };
+  const home = skillgateHome(hostEnv);
+  const fast = await withTsFastPath(request, tsCacheDir(home), hostEnv);
+  return {
+    request: await withPythonHook(fast.request, pythonHookCacheDir(home), hostEnv),
+    warnings: plan.warnings,
+    fastPath: fast.fastPath,
+  };
 }
 
 export function recordOf(command: PreparedCommand, result: RunResult, planWarnings: string[]): CommandRecord {
