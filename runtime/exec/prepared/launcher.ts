@@ -73,7 +73,8 @@ export function launcherArgv(
 /** Resolves once the launcher (or the Python hook) said it is up; rejects when the socket closes or the sandbox exits first. */
 export function launcherUp(socket: Socket, exited: Promise<unknown>): Promise<void> {
   return new Promise((resolve, reject) => {
-    const fail = (why: string) => () => reject(new Error(`the launcher ${why} before the interpreter was up`));
+    const fail = (why: string) => () =>
+      reject(new Error(`the launcher ${why} before the interpreter was up`));
     socket.once("data", (chunk: Buffer) =>
       chunk.toString("latin1").startsWith("r") ? resolve() : fail("answered something else")(),
     );
