@@ -36,7 +36,12 @@ export interface BwrapPlan {
   innerId?: { uid: number; gid: number };
   /** Replaces /etc/resolv.conf with this descriptor's content (the user-mode network's resolver). */
   resolvConfFd?: number;
+  /** The Python hook's host folder, bound read-only at PYTHON_HOOK_MOUNT (not at its own path: no host path shows). */
+  pythonHook?: string;
 }
+
+/** Where a Python run sees the hook's folder (exec/prepared/python-hook.ts). */
+export const PYTHON_HOOK_MOUNT = "/run/skillgate-python";
 
 export interface BwrapFeatures {
   /** --disable-userns (bwrap >= 0.8): no nested user namespaces inside the sandbox. */
@@ -135,6 +140,7 @@ export function boundSources(plan: BwrapPlan, host: HostView = realHost): string
     ...innerReadOnly(plan, host),
     ...(plan.protectedPaths ?? []),
     plan.skillDir,
+    ...(plan.pythonHook === undefined ? [] : [plan.pythonHook]),
   ];
   return [...new Set(sources)];
 }
@@ -219,6 +225,7 @@ export function bwrapArgv(plan: BwrapPlan, host: HostView = realHost): string[] 
   }
   for (const path of plan.protectedPaths ?? []) if (!bound.includes(path)) bind(path, true);
   bind(plan.skillDir, true);
+  if (plan.pythonHook !== undefined) argv.push("--ro-bind", plan.pythonHook, PYTHON_HOOK_MOUNT);
   for (const path of plan.sensitivePaths) {
     if (!bound.some((dir) => isUnder(path, dir))) continue;
     const kind = host.kind(path);

@@ -57,8 +57,9 @@ export interface RunRequest {
    */
   launcher?: string;
   /**
-   * The Python hook's folder (exec/prepared/python-hook.ts), one of readOnlyPaths: a prepared sandbox may start the
-   * interpreter ahead with it on PYTHONPATH, and the script runs as the main program once the run is released.
+   * The Python hook's host folder (exec/prepared/python-hook.ts), bound read-only at PYTHON_HOOK_MOUNT in every run
+   * of the request: a prepared sandbox may start the interpreter ahead with it on PYTHONPATH, and the script runs as
+   * the main program once the run is released.
    */
   pythonHook?: string;
   limits: RunLimits;

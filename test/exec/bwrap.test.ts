@@ -211,6 +211,14 @@ describe("bwrapArgv", () => {
     expect(argv.join(" ")).toContain("--tmpfs /dev/shm --tmpfs /tmp --dir /tmp/home");
   });
 
+  it("binds the Python hook's folder read-only at its own mount, after the skill and before the root turns read-only", () => {
+    const argv = bwrapArgv(plan({ pythonHook: "/root/.skillgate/cache/python/hold-x" }), host).join(" ");
+    expect(argv).toContain(
+      "--ro-bind /home/u/ws/.ucagent/skills/s /home/u/ws/.ucagent/skills/s --ro-bind /root/.skillgate/cache/python/hold-x /run/skillgate-python --remount-ro /dev --remount-ro /",
+    );
+    expect(bwrapArgv(plan(), host).join(" ")).not.toContain("skillgate-python");
+  });
+
   it("adds the cgroup hand-shake descriptors when given", () => {
     const argv = bwrapArgv(plan({ infoFd: 3, blockFd: 4 }), host).join(" ");
     expect(argv).toContain("--remount-ro / --info-fd 3 --block-fd 4 --chdir /home/u/ws -- /usr/bin/python3");
@@ -258,6 +266,15 @@ describe("boundSources", () => {
       "/home/u/ws/dut/.git",
       "/home/u/ws/.ucagent/skills/s",
     ]);
+  });
+
+  it("lists the Python hook's folder last (the sandbox's uid must be let through to it)", () => {
+    expect(
+      boundSources(
+        plan({ writablePaths: ["/home/u/ws"], readOnlyPaths: [], pythonHook: "/root/.skillgate/h" }),
+        host,
+      ).at(-1),
+    ).toBe("/root/.skillgate/h");
   });
 
   it("adds the cwd when no writable folder holds it (only OUT writable)", () => {

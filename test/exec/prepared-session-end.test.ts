@@ -2,7 +2,8 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { PYTHON_HOOK_DIR, PYTHON_PROBE } from "../../runtime/exec/prepared/python-hook.js";
+import { PYTHON_HOOK_MOUNT } from "../../runtime/exec/bwrap.js";
+import { PYTHON_PROBE } from "../../runtime/exec/prepared/python-hook.js";
 import { type Bed, makeBed } from "../adversarial/tool-bed.js";
 import { BUILT_MAIN, ensureBuilt } from "../bench/built.js";
 import { connectStdio, type StdioConnection } from "../mcp/helpers.js";
@@ -37,7 +38,7 @@ function runSandboxes(): number[] {
   return sandboxes().filter((pid) => {
     try {
       return !readFileSync(`/proc/${pid}/cmdline`, "latin1").includes(
-        `/${PYTHON_HOOK_DIR}/${PYTHON_PROBE}\0`,
+        `${PYTHON_HOOK_MOUNT}/${PYTHON_PROBE}\0`,
       );
     } catch {
       return false;

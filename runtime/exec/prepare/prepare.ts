@@ -97,6 +97,7 @@ export async function prepareRun(
     tmpSizeBytes: Math.min(limits.maxFileSizeBytes, 512 * 1024 * 1024),
     shmSizeBytes: Math.min(limits.maxFileSizeBytes, limits.memoryBytes),
     sensitivePaths,
+    ...(req.pythonHook === undefined ? {} : { pythonHook: req.pythonHook }),
     ...(sandbox.features ? { features: sandbox.features } : {}),
     ...(handshake ? { infoFd: 3, blockFd: 4 } : {}),
     ...(userNsForNetwork ?? {}),

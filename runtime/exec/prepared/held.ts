@@ -55,13 +55,14 @@ function streams(spawned: Spawned): Socket[] {
  */
 export async function holdSandboxFor(req: RunRequest, deps: HoldDeps): Promise<HeldSandbox | null> {
   if (req.pythonHook !== undefined) {
-    const honoured = await pythonHookHonoured(req, (probe) => holdPrepared(probe, deps), deps.signal);
-    if (!honoured) return deps.signal?.aborted ? null : holdPrepared({ ...req, pythonHook: undefined }, deps);
+    const honoured = await pythonHookHonoured(req, (probe) => holdPrepared(probe, deps, true), deps.signal);
+    if (!honoured) return deps.signal?.aborted ? null : holdPrepared(req, deps, false);
   }
-  return holdPrepared(req, deps);
+  return holdPrepared(req, deps, true);
 }
 
-async function holdPrepared(req: RunRequest, deps: HoldDeps): Promise<HeldSandbox | null> {
+/** `pythonHook`: start a Python runner up to the hook when the request names one (its folder is bound either way). */
+async function holdPrepared(req: RunRequest, deps: HoldDeps, pythonHook: boolean): Promise<HeldSandbox | null> {
   const runId = `sg-${randomUUID()}`;
   const planned = await planRun({ ...req, runId }, runId, deps.platform, deps.hostEnv);
   if ("stopped" in planned) return null;
@@ -89,8 +90,8 @@ async function holdPrepared(req: RunRequest, deps: HoldDeps): Promise<HeldSandbo
   const launched =
     req.launcher !== undefined
       ? launcherArgv(prepared.argv, planned.plan.command, req.launcher, goFd)
-      : req.pythonHook !== undefined
-        ? pythonHookArgv(prepared.argv, req.pythonHook, goFd)
+      : pythonHook && req.pythonHook !== undefined
+        ? pythonHookArgv(prepared.argv, goFd)
         : null;
   const spawned = await spawnRunAsync({
     argv: launched ?? prepared.argv,

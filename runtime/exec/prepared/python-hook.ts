@@ -1,8 +1,9 @@
 // The Python hook of a held sandbox: the interpreter starts while the sandbox waits, and runs the script as its main program once released.
 import { createHash } from "node:crypto";
-import { access, mkdir, stat } from "node:fs/promises";
+import { access, chmod, mkdir, stat } from "node:fs/promises";
 import { basename, join } from "node:path";
 import { writeFileAtomic } from "../../workspace/index.js";
+import { PYTHON_HOOK_MOUNT } from "../bwrap.js";
 import type { RunRequest } from "../types.js";
 
 /**
@@ -53,7 +54,7 @@ export function isPythonRunner(runner: string): boolean {
   return /^python(3(\.\d+)?)?$/.test(basename(runner));
 }
 
-/** Where the hook lives: outside every workspace, bound read-only inside the sandbox. */
+/** Where the hook lives on the host: outside every workspace (the sandbox sees it at PYTHON_HOOK_MOUNT). */
 export function pythonHookCacheDir(home: string): string {
   return join(home, "cache", "python");
 }
@@ -71,6 +72,8 @@ export async function ensurePythonHook(cacheDir: string): Promise<string> {
   );
   if (!present) {
     await mkdir(dir, { recursive: true });
+    // Read by the sandbox's uid through the bind whatever the umask (the folders above it are not traversed).
+    await chmod(dir, 0o755);
     await writeFileAtomic(join(dir, PYTHON_PROBE), "", { mode: 0o444 });
     await writeFileAtomic(hook, PYTHON_HOOK_SOURCE, { mode: 0o444 });
   }
@@ -79,8 +82,9 @@ export async function ensurePythonHook(cacheDir: string): Promise<string> {
 }
 
 /**
- * A request whose runner is a Python interpreter, with the hook's folder bound read-only (in every run of it, so a
- * fresh run's sandbox argv equals a held one's) and named for a held sandbox; unchanged when SKILLGATE_EXACT_RUNNER=1.
+ * A request whose runner is a Python interpreter, with the hook's folder named: bound read-only at PYTHON_HOOK_MOUNT
+ * in every run of it (so a fresh run's sandbox argv equals a held one's), on PYTHONPATH only in a held sandbox.
+ * Unchanged when SKILLGATE_EXACT_RUNNER=1.
  */
 export async function withPythonHook(
   request: RunRequest,
@@ -88,17 +92,18 @@ export async function withPythonHook(
   env: NodeJS.ProcessEnv = process.env,
 ): Promise<RunRequest> {
   if (!isPythonRunner(request.runner) || env.SKILLGATE_EXACT_RUNNER === "1") return request;
-  const dir = await ensurePythonHook(cacheDir);
-  return { ...request, readOnlyPaths: [...(request.readOnlyPaths ?? []), dir], pythonHook: dir };
+  return { ...request, pythonHook: await ensurePythonHook(cacheDir) };
 }
 
 /**
- * The sandbox argv `argv` with PYTHONPATH and the go descriptor set first among its variables; null when it sets
- * no environment (not a bwrap argv) or already sets either variable (the run's own PYTHONPATH keeps the plain hold).
+ * The sandbox argv `argv` with PYTHONPATH (the hook's mount) and the go descriptor set first among its variables;
+ * null when it does not bind the hook or set the environment (not a bwrap argv of a hooked request), or already sets
+ * either variable (the run's own PYTHONPATH keeps the plain hold).
  */
-export function pythonHookArgv(argv: readonly string[], hookDir: string, fd: number): string[] | null {
+export function pythonHookArgv(argv: readonly string[], fd: number): string[] | null {
   const start = argv.indexOf("--clearenv");
-  if (start < 0) return null;
+  const mounted = argv.some((arg, at) => arg === "--ro-bind" && argv[at + 2] === PYTHON_HOOK_MOUNT);
+  if (start < 0 || !mounted) return null;
   for (let at = start + 1; argv[at] === "--setenv"; at += 3) {
     if (argv[at + 1] === "PYTHONPATH" || argv[at + 1] === GO_FD_VARIABLE) return null;
   }
@@ -106,7 +111,7 @@ export function pythonHookArgv(argv: readonly string[], hookDir: string, fd: num
     ...argv.slice(0, start + 1),
     "--setenv",
     "PYTHONPATH",
-    hookDir,
+    PYTHON_HOOK_MOUNT,
     "--setenv",
     GO_FD_VARIABLE,
     String(fd),
@@ -126,8 +131,7 @@ export async function pythonHookHonoured(
   holdProbe: (probe: RunRequest) => Promise<{ end(patienceMs: number): Promise<void> } | null>,
   signal?: AbortSignal,
 ): Promise<boolean> {
-  const hookDir = req.pythonHook;
-  if (hookDir === undefined) return false;
+  if (req.pythonHook === undefined) return false;
   const info = await stat(req.runner).catch(() => null);
   if (info === null) return false;
   const key = `${req.runner}\u0000${info.dev}:${info.ino}:${info.mtimeMs}:${info.size}`;
@@ -135,7 +139,7 @@ export async function pythonHookHonoured(
   if (probe === undefined) {
     probe = holdProbe({
       ...req,
-      scriptPath: join(hookDir, PYTHON_PROBE),
+      scriptPath: `${PYTHON_HOOK_MOUNT}/${PYTHON_PROBE}`,
       scriptName: PYTHON_PROBE,
       args: [],
     }).then(async (held) => {

@@ -13,6 +13,7 @@ import {
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { PYTHON_HOOK_MOUNT } from "../../../runtime/exec/bwrap.js";
 import { sharedPreparedPool } from "../../../runtime/exec/prepared/pool.js";
 import {
   ensurePythonHook,
@@ -31,10 +32,11 @@ const ROOT = process.getuid?.() === 0;
 const SCRIPT = (bed: Bed) => join(bed.ws, ".ucagent", "skills", "ext", "pyprobe", "scripts", "probe.py");
 
 describe("pythonHookArgv", () => {
-  const tail = ["--ro-bind", "/usr", "/usr", "--", "/usr/bin/python3", "/s/a.py"];
+  const hook = ["--ro-bind", "/h/hold-x", PYTHON_HOOK_MOUNT];
+  const tail = ["--ro-bind", "/usr", "/usr", ...hook, "--", "/usr/bin/python3", "/s/a.py"];
   it.each([
     [
-      "sets PYTHONPATH and the go descriptor first among the variables",
+      "sets PYTHONPATH (the hook's mount) and the go descriptor first among the variables",
       ["prlimit", "--", "bwrap", "--clearenv", "--setenv", "PATH", "/usr/bin", ...tail],
       [
         "prlimit",
@@ -43,7 +45,7 @@ describe("pythonHookArgv", () => {
         "--clearenv",
         "--setenv",
         "PYTHONPATH",
-        "/h/hold-x",
+        PYTHON_HOOK_MOUNT,
         "--setenv",
         GO_FD_VARIABLE,
         "7",
@@ -64,22 +66,27 @@ describe("pythonHookArgv", () => {
       null,
     ],
     [
+      "leaves an argv that does not bind the hook alone",
+      ["bwrap", "--clearenv", "--ro-bind", "/usr", "/usr", "--", "/usr/bin/python3", "/s/a.py"],
+      null,
+    ],
+    [
       "leaves an argv without --clearenv (no bwrap) alone",
       ["prlimit", "--", "/usr/bin/python3", "/s/a.py"],
       null,
     ],
   ])("%s", (_, argv, expected) => {
-    expect(pythonHookArgv(argv, "/h/hold-x", 7)).toEqual(expected);
+    expect(pythonHookArgv(argv, 7)).toEqual(expected);
   });
 
   it("stops looking for variables at the first option that is not --setenv (script args are not variables)", () => {
     const argv = ["bwrap", "--clearenv", "--setenv", "A", "1", ...tail, "--setenv", "PYTHONPATH", "/x"];
-    expect(pythonHookArgv(argv, "/h", 5)?.slice(0, 8)).toEqual([
+    expect(pythonHookArgv(argv, 5)?.slice(0, 8)).toEqual([
       "bwrap",
       "--clearenv",
       "--setenv",
       "PYTHONPATH",
-      "/h",
+      PYTHON_HOOK_MOUNT,
       "--setenv",
       GO_FD_VARIABLE,
       "5",
@@ -248,7 +255,10 @@ describe("a held sandbox of a .py script (root: cgroup hand-shake)", () => {
     expect(served.output).toBe(fresh.output);
     expect(served.output).toContain('"caller": "None"');
     expect(served.output).not.toContain(GO_FD_VARIABLE);
-    expect(served.output).not.toContain(`${PYTHON_HOOK_DIR}"`);
+    // The hook's folder is mounted in every Python run (mountinfo names it, as every bind), and nowhere else.
+    expect(served.output).not.toContain(`"${PYTHON_HOOK_MOUNT}"`);
+    expect(served.output.split(PYTHON_HOOK_DIR)).toHaveLength(2);
+    expect(served.output).toMatch(new RegExp(`/${PYTHON_HOOK_DIR} ${PYTHON_HOOK_MOUNT} ro,`));
     expect(served.output).toContain(`"file": "${SCRIPT(bed)}"`);
     expect(served.output).toContain("Seccomp:\\t2");
     expect(await survivors(served.run_id as string)).toEqual([]);
