@@ -61,8 +61,12 @@ export async function holdSandboxFor(req: RunRequest, deps: HoldDeps): Promise<H
   return holdPrepared(req, deps, true);
 }
 
-/** `pythonHook`: start a Python runner up to the hook when the request names one (its folder is bound either way). */
-async function holdPrepared(req: RunRequest, deps: HoldDeps, pythonHook: boolean): Promise<HeldSandbox | null> {
+/** `pythonHook`: start a Python runner up to the hook if the request names one (bound either way). */
+async function holdPrepared(
+  req: RunRequest,
+  deps: HoldDeps,
+  pythonHook: boolean,
+): Promise<HeldSandbox | null> {
   const runId = `sg-${randomUUID()}`;
   const planned = await planRun({ ...req, runId }, runId, deps.platform, deps.hostEnv);
   if ("stopped" in planned) return null;
