@@ -13,8 +13,7 @@ import {
   record,
   useBedHome,
 } from "../adversarial/tool-bed.js";
-import { survivors } from "../support/host-probes.js";
-import { POLL_DEADLINE_MS } from "../support/poll.js";
+import { stillRunning, survivors } from "../support/host-probes.js";
 
 const ROOT = process.getuid?.() === 0;
 
@@ -65,22 +64,6 @@ async function probe(args = ""): Promise<CommandRecord> {
   const first = record(result);
   expect(first.status, result.text).toBe("ok");
   return first;
-}
-
-/** Those of `pids` still running after a bounded wait (a killed child of ours is a zombie until reaped). */
-async function alive(pids: number[]): Promise<number[]> {
-  const running = (): number[] =>
-    pids.filter((pid) => {
-      try {
-        return !/^State:\s+Z/m.test(readFileSync(`/proc/${pid}/status`, "utf8"));
-      } catch {
-        return false;
-      }
-    });
-  const deadline = Date.now() + POLL_DEADLINE_MS;
-  while (running().length > 0 && Date.now() < deadline)
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  return running();
 }
 
 /** The probe's view with the lines that must differ between two runs (run id in the output) normalised. */
@@ -173,7 +156,7 @@ describe("prepared sandboxes (root: cgroup hand-shake)", () => {
     const other = await probe("other args");
     expect(p.stats.discarded).toBe(discarded + 1);
     expect(other.output).toContain("argv=['other', 'args']");
-    expect(await alive(held)).toEqual([]);
+    expect(await stillRunning(held)).toEqual([]);
 
     // A .git created by the agent after the sandbox was made must be read-only in the run: the held one is
     // not the run's sandbox any more.
@@ -220,7 +203,7 @@ describe("prepared sandboxes (root: cgroup hand-shake)", () => {
       ?.split(":")[2] as string;
     expect(pidsPath).toMatch(/^\/skillgate\/sg-/);
     await p.close(true);
-    expect(await alive(held)).toEqual([]);
+    expect(await stillRunning(held)).toEqual([]);
     expect(existsSync(join("/sys/fs/cgroup/pids", pidsPath))).toBe(false);
     expect(await survivors(bed.ws)).toEqual([]);
     expect(last.status).toBe("ok");

@@ -48,3 +48,19 @@ export async function survivors(marker: string, waitMs = POLL_DEADLINE_MS): Prom
   }
   return found;
 }
+
+/** Those of `pids` still running after a bounded wait (a killed child of ours is a zombie until reaped). */
+export async function stillRunning(pids: number[], waitMs = POLL_DEADLINE_MS): Promise<number[]> {
+  const running = (): number[] =>
+    pids.filter((pid) => {
+      try {
+        return !/^State:\s+Z/m.test(readFileSync(`/proc/${pid}/status`, "utf8"));
+      } catch {
+        return false;
+      }
+    });
+  const deadline = Date.now() + waitMs;
+  while (running().length > 0 && Date.now() < deadline)
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  return running();
+}

@@ -12,7 +12,7 @@ import {
 import { sharedPreparedPool } from "../../../runtime/exec/prepared/pool.js";
 import type { CommandRecord } from "../../../runtime/tools/run-skill-script.js";
 import { type Bed, makeBed, record, useBedHome } from "../../adversarial/tool-bed.js";
-import { survivors } from "../../support/host-probes.js";
+import { stillRunning, survivors } from "../../support/host-probes.js";
 
 const ROOT = process.getuid?.() === 0;
 
@@ -206,15 +206,7 @@ describe("a held sandbox of the .ts fast path (root: cgroup hand-shake)", () => 
     const held = p.idlePids();
     expect(launchers(held).length).toBe(1);
     await p.close(true);
-    const deadline = Date.now() + 5_000;
-    const alive = () =>
-      held.filter(
-        (pid) =>
-          existsSync(`/proc/${pid}`) && !/^State:\s+Z/m.test(readFileSync(`/proc/${pid}/status`, "utf8")),
-      );
-    while (alive().length > 0 && Date.now() < deadline)
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    expect(alive()).toEqual([]);
+    expect(await stillRunning(held)).toEqual([]);
     expect(ran()).toEqual(["end", "end"]);
   });
 });

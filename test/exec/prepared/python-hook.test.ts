@@ -26,7 +26,7 @@ import {
 } from "../../../runtime/exec/prepared/python-hook.js";
 import type { CommandRecord } from "../../../runtime/tools/run-skill-script.js";
 import { type Bed, makeBed, record, useBedHome } from "../../adversarial/tool-bed.js";
-import { survivors } from "../../support/host-probes.js";
+import { stillRunning, survivors } from "../../support/host-probes.js";
 
 const ROOT = process.getuid?.() === 0;
 const SCRIPT = (bed: Bed) => join(bed.ws, ".ucagent", "skills", "ext", "pyprobe", "scripts", "probe.py");
@@ -318,15 +318,7 @@ describe("a held sandbox of a .py script (root: cgroup hand-shake)", () => {
     const held = p.idlePids();
     expect(hooked(held)).toHaveLength(1);
     await p.close(true);
-    const deadline = Date.now() + 5_000;
-    const alive = () =>
-      held.filter(
-        (pid) =>
-          existsSync(`/proc/${pid}`) && !/^State:\s+Z/m.test(readFileSync(`/proc/${pid}/status`, "utf8")),
-      );
-    while (alive().length > 0 && Date.now() < deadline)
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    expect(alive()).toEqual([]);
+    expect(await stillRunning(held)).toEqual([]);
     expect(ran()).toEqual(["end", "end"]);
   });
 });
