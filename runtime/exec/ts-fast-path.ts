@@ -22,6 +22,8 @@ const BUILTINS = new Set(builtinModules);
 export interface CompiledHelper {
   /** Absolute path of the wrapper to run with node (it enables source maps, then imports the body). */
   entry: string;
+  /** Absolute path of the compiled helper the entry imports. */
+  body: string;
   /** True when this call compiled; false when the cache already held it. */
   compiled: boolean;
 }
@@ -130,7 +132,7 @@ export async function compileTsHelper(scriptPath: string, cacheDir: string): Pro
       ),
     ),
   );
-  if (cached.every(Boolean)) return { entry, compiled: false };
+  if (cached.every(Boolean)) return { entry, body, compiled: false };
 
   const scriptUrl = pathToFileURL(scriptPath).href;
   const { build } = await import("esbuild");
@@ -188,7 +190,7 @@ export async function compileTsHelper(scriptPath: string, cacheDir: string): Pro
     `process.setSourceMapsEnabled(true);\nawait import(${JSON.stringify(pathToFileURL(body).href)});\n`,
     { mode: 0o444 },
   );
-  return { entry, compiled: true };
+  return { entry, body, compiled: true };
 }
 
 /**
@@ -203,6 +205,7 @@ export async function withTsFastPath(
   if (!isTsxRunner(request.runner) || fastPathDisabled(env)) return { request, fastPath: false };
   const compiled = await compileTsHelper(request.scriptPath, cacheDir);
   if (!compiled) return { request, fastPath: false };
+  const launcher = await ensureLauncher(cacheDir);
   return {
     fastPath: true,
     request: {
@@ -212,13 +215,14 @@ export async function withTsFastPath(
       scriptName: request.scriptName ?? basename(request.scriptPath),
       // The scan (level 3) must still read the .ts source the agent asked for, not the compiled copy.
       scanPaths: request.scanPaths ?? [request.scriptPath],
-      readOnlyPaths: [...(request.readOnlyPaths ?? []), cacheDir],
-      launcher: await ensureLauncher(cacheDir),
+      launcher,
+      // These three files only, not the cache folder: it holds every other skill's compiled helpers too.
+      readOnlyPaths: [...(request.readOnlyPaths ?? []), compiled.entry, compiled.body, launcher],
     },
   };
 }
 
-/** Where compiled helpers are cached: outside every workspace, bound read-only inside the sandbox. */
+/** Where compiled helpers are cached: outside every workspace; a run's sandbox binds only its own files, read-only. */
 export function tsCacheDir(home: string): string {
   return join(home, "cache", "ts");
 }

@@ -26,7 +26,7 @@ describe.sequential("ts fast path", () => {
     const first = await compileTsHelper(script, cacheDir);
     const second = await compileTsHelper(script, cacheDir);
     expect(first?.compiled).toBe(true);
-    expect(second).toEqual({ entry: first?.entry, compiled: false });
+    expect(second).toEqual({ entry: first?.entry, body: first?.body, compiled: false });
     expect(readdirSync(cacheDir).sort()).toHaveLength(2);
   });
 

@@ -1,5 +1,5 @@
 // runtime/exec/prepared/launcher.ts: a held sandbox of the .ts fast path boots node ahead; through the tools the helper sees a fresh run's sandbox and runs only when called.
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -72,7 +72,7 @@ describe("ensureLauncher", () => {
 
 /** What a .ts helper can see of its process and sandbox; descriptors by what they point at (numbers are node's own). */
 const PROBE_TS = `import { appendFileSync, readdirSync, readFileSync, readlinkSync } from "node:fs";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 const run: string = process.env.SKILLGATE_RUN_ID ?? "";
 const out: string[] = [];
 const add = (key: string, value: unknown): void => {
@@ -99,8 +99,12 @@ for (const line of readFileSync("/proc/self/status", "utf8").split("\\n"))
 add("limits", readFileSync("/proc/self/limits", "utf8").split("\\n").map((line) => line.replace(/\\s+/g, " ")));
 add("mounts", readFileSync("/proc/self/mountinfo", "utf8").split("\\n").map((line) => line.split(" ").slice(3).join(" ")));
 add("env", Object.entries(process.env).sort());
+// The compiled-helper cache as the sandbox shows it: this helper's entry and body and the launcher, nothing else.
+add("cache", readdirSync(dirname(process.argv[1] as string)).sort());
 console.log(out.join("\\n"));
 `;
+
+const OTHER_TS = `console.log("other skill's secret: 42");\n`;
 
 let bed: Bed;
 let restoreHome: () => void;
@@ -132,7 +136,11 @@ function cmdline(pid: number): string {
 
 beforeAll(async () => {
   bed = await makeBed({
-    skills: [{ name: "tsprobe", scripts: { "probe.ts": PROBE_TS }, runners: { "probe.ts": "tsx" } }],
+    skills: [
+      { name: "tsprobe", scripts: { "probe.ts": PROBE_TS }, runners: { "probe.ts": "tsx" } },
+      // Another skill's helper, compiled into the same cache before the probe runs.
+      { name: "tsother", scripts: { "other.ts": OTHER_TS }, runners: { "other.ts": "tsx" } },
+    ],
     exec: { timeout_seconds: 60 },
   });
   restoreHome = useBedHome(bed);
@@ -178,6 +186,18 @@ describe("a held sandbox of the .ts fast path (root: cgroup hand-shake)", () => 
     expect(third.output).toMatch(/status="Seccomp: 2"/);
     expect(ran()).toEqual(["a b", "a b", "a b"]);
     expect(await survivors(third.run_id as string)).toEqual([]);
+    // Only this helper's own cache files are bound, not the folder holding the other skill's compiled helper.
+    const other = record(await bed.run("tsother", "other.ts"));
+    expect(other.output).toContain("other skill's secret: 42");
+    const cacheLine = /^cache=(.*)$/m.exec((await probe("a b")).output)?.[1];
+    expect(JSON.parse(cacheLine ?? "null")).toEqual(
+      [
+        LAUNCHER_NAME,
+        expect.stringMatching(/^[0-9a-f]{32}\.mjs$/),
+        expect.stringMatching(/^[0-9a-f]{32}\.run\.mjs$/),
+      ].sort(),
+    );
+    expect(readdirSync(join(bed.home, ".skillgate", "cache", "ts"))).toHaveLength(5);
   });
 
   it("a helper that throws fails as in a fresh run: exit code 1, the stack on the .ts source", async () => {
