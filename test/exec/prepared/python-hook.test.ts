@@ -193,6 +193,7 @@ function hooked(pids: number[]): number[] {
   });
 }
 
+/** A process's argv and start-up environment, for the assertions' messages. */
 function describePid(pid: number): string {
   const read = (file: string) => {
     try {
