@@ -1,5 +1,5 @@
 // runtime/exec/prepared/launcher.ts: a held sandbox of the .ts fast path boots node ahead; through the tools the helper sees a fresh run's sandbox and runs only when called.
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -11,8 +11,9 @@ import {
 } from "../../../runtime/exec/prepared/launcher.js";
 import { sharedPreparedPool } from "../../../runtime/exec/prepared/pool.js";
 import type { CommandRecord } from "../../../runtime/tools/run-skill-script.js";
-import { type Bed, makeBed, record, useBedHome } from "../../adversarial/tool-bed.js";
+import { type Bed, record } from "../../adversarial/tool-bed.js";
 import { stillRunning, survivors } from "../../support/host-probes.js";
+import { type HeldBed, makeHeldBed } from "./held-bed.js";
 
 const ROOT = process.getuid?.() === 0;
 
@@ -107,16 +108,11 @@ console.log(out.join("\\n"));
 const OTHER_TS = `console.log("other skill's secret: 42");\n`;
 
 let bed: Bed;
-let restoreHome: () => void;
+let heldBed: HeldBed;
 const pool = sharedPreparedPool();
 
 async function probe(args: string): Promise<CommandRecord> {
   return record(await bed.run("tsprobe", "probe.ts", args));
-}
-
-function ran(): string[] {
-  const file = join(bed.ws, "out", "ran.txt");
-  return existsSync(file) ? readFileSync(file, "utf8").trim().split("\n") : [];
 }
 
 /** Held pids running node with the launcher (bwrap's own two processes carry the same argv after theirs). */
@@ -135,23 +131,15 @@ function cmdline(pid: number): string {
 }
 
 beforeAll(async () => {
-  bed = await makeBed({
-    skills: [
-      { name: "tsprobe", scripts: { "probe.ts": PROBE_TS }, runners: { "probe.ts": "tsx" } },
-      // Another skill's helper, compiled into the same cache before the probe runs.
-      { name: "tsother", scripts: { "other.ts": OTHER_TS }, runners: { "other.ts": "tsx" } },
-    ],
-    exec: { timeout_seconds: 60 },
-  });
-  restoreHome = useBedHome(bed);
-  mkdirSync(join(bed.ws, "out"), { recursive: true });
+  heldBed = await makeHeldBed([
+    { name: "tsprobe", scripts: { "probe.ts": PROBE_TS }, runners: { "probe.ts": "tsx" } },
+    // Another skill's helper, compiled into the same cache before the probe runs.
+    { name: "tsother", scripts: { "other.ts": OTHER_TS }, runners: { "other.ts": "tsx" } },
+  ]);
+  bed = heldBed.bed;
 });
 
-afterAll(async () => {
-  await pool?.close(true);
-  restoreHome?.();
-  bed?.cleanup();
-});
+afterAll(() => heldBed?.close());
 
 describe("a held sandbox of the .ts fast path (root: cgroup hand-shake)", () => {
   beforeAll(() => {
@@ -161,7 +149,7 @@ describe("a held sandbox of the .ts fast path (root: cgroup hand-shake)", () => 
   it("boots node ahead without running the helper, and the helper then sees exactly what a fresh run sees", async () => {
     const p = pool as NonNullable<typeof pool>;
     await p.close(true);
-    rmSync(join(bed.ws, "out", "ran.txt"), { force: true });
+    heldBed.forgetRuns();
     const first = await probe("a b"); // fresh
     expect(first.status, first.output).toBe("ok");
     expect(first.argv[0]).toBe(process.execPath);
@@ -170,7 +158,7 @@ describe("a held sandbox of the .ts fast path (root: cgroup hand-shake)", () => 
     const held = p.idlePids();
     expect(launchers(held).length, held.map(cmdline).join("\n")).toBe(1);
     // node is up and waiting in the held sandbox: the helper has run twice, for the two calls, never for the held one.
-    expect(ran()).toEqual(["a b", "a b"]);
+    expect(heldBed.ran()).toEqual(["a b", "a b"]);
     const adopted = p.stats.adopted;
     const third = await probe("a b");
     expect(p.stats.adopted).toBe(adopted + 1);
@@ -184,7 +172,7 @@ describe("a held sandbox of the .ts fast path (root: cgroup hand-shake)", () => 
     // stdout and stderr are the only sockets: the launcher's own was closed before the helper was imported.
     expect(third.output.match(/"socket:\[\]"/g)).toHaveLength(2);
     expect(third.output).toMatch(/status="Seccomp: 2"/);
-    expect(ran()).toEqual(["a b", "a b", "a b"]);
+    expect(heldBed.ran()).toEqual(["a b", "a b", "a b"]);
     expect(await survivors(third.run_id as string)).toEqual([]);
     // Only this helper's own cache files are bound, not the folder holding the other skill's compiled helper.
     const other = record(await bed.run("tsother", "other.ts"));
@@ -219,7 +207,7 @@ describe("a held sandbox of the .ts fast path (root: cgroup hand-shake)", () => 
   it("a held launcher whose run never comes is killed unused when the pool closes", async () => {
     const p = pool as NonNullable<typeof pool>;
     await p.close(true);
-    rmSync(join(bed.ws, "out", "ran.txt"), { force: true });
+    heldBed.forgetRuns();
     await probe("end");
     await probe("end");
     await p.settled();
@@ -227,6 +215,6 @@ describe("a held sandbox of the .ts fast path (root: cgroup hand-shake)", () => 
     expect(launchers(held).length).toBe(1);
     await p.close(true);
     expect(await stillRunning(held)).toEqual([]);
-    expect(ran()).toEqual(["end", "end"]);
+    expect(heldBed.ran()).toEqual(["end", "end"]);
   });
 });

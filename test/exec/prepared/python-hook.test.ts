@@ -1,15 +1,6 @@
 // runtime/exec/prepared/python-hook.ts: a held sandbox starts Python ahead; through the tools the script sees what a fresh run sees and runs only when called.
 import { execFileSync } from "node:child_process";
-import {
-  chmodSync,
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readFileSync,
-  rmSync,
-  statSync,
-  writeFileSync,
-} from "node:fs";
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -25,8 +16,9 @@ import {
   pythonHookArgv,
 } from "../../../runtime/exec/prepared/python-hook.js";
 import type { CommandRecord } from "../../../runtime/tools/run-skill-script.js";
-import { type Bed, makeBed, record, useBedHome } from "../../adversarial/tool-bed.js";
+import { type Bed, record } from "../../adversarial/tool-bed.js";
 import { stillRunning, survivors } from "../../support/host-probes.js";
+import { type HeldBed, makeHeldBed } from "./held-bed.js";
 
 const ROOT = process.getuid?.() === 0;
 const SCRIPT = (bed: Bed) => join(bed.ws, ".ucagent", "skills", "ext", "pyprobe", "scripts", "probe.py");
@@ -168,16 +160,11 @@ if sys.argv[1:] == ["exit"]:
 const RAISE_LINE = PROBE_PY.split("\n").findIndex((line) => line.includes("raise ValueError")) + 1;
 
 let bed: Bed;
-let restoreHome: () => void;
+let heldBed: HeldBed;
 const pool = sharedPreparedPool();
 
 async function probe(args: string): Promise<CommandRecord> {
   return record(await bed.run("pyprobe", "probe.py", args));
-}
-
-function ran(): string[] {
-  const file = join(bed.ws, "out", "ran.txt");
-  return existsSync(file) ? readFileSync(file, "utf8").trim().split("\n") : [];
 }
 
 /** Held processes started with the hook: their start-up environment names the go descriptor. */
@@ -225,19 +212,11 @@ async function freshAndHeld(
 }
 
 beforeAll(async () => {
-  bed = await makeBed({
-    skills: [{ name: "pyprobe", scripts: { "probe.py": PROBE_PY } }],
-    exec: { timeout_seconds: 60 },
-  });
-  restoreHome = useBedHome(bed);
-  mkdirSync(join(bed.ws, "out"), { recursive: true });
+  heldBed = await makeHeldBed([{ name: "pyprobe", scripts: { "probe.py": PROBE_PY } }]);
+  bed = heldBed.bed;
 });
 
-afterAll(async () => {
-  await pool?.close(true);
-  restoreHome?.();
-  bed?.cleanup();
-});
+afterAll(() => heldBed?.close());
 
 describe("a held sandbox of a .py script (root: cgroup hand-shake)", () => {
   beforeAll(() => {
@@ -245,13 +224,13 @@ describe("a held sandbox of a .py script (root: cgroup hand-shake)", () => {
   });
 
   it("starts Python ahead without running the script, and the script then sees exactly what a fresh run sees", async () => {
-    rmSync(join(bed.ws, "out", "ran.txt"), { force: true });
+    heldBed.forgetRuns();
     const { fresh, served, held } = await freshAndHeld("a b");
     expect(fresh.status, fresh.output).toBe("ok");
     expect(held).toHaveLength(1);
     expect(held[0]).toContain(`${GO_FD_VARIABLE}=`);
     // Python was up and waiting in the held sandbox: the script ran for the three calls, never for the held one.
-    expect(ran()).toEqual(["a b", "a b", "a b"]);
+    expect(heldBed.ran()).toEqual(["a b", "a b", "a b"]);
     expect(served.status, served.output).toBe("ok");
     expect(served.output).toBe(fresh.output);
     expect(served.output).toContain('"caller": "None"');
@@ -297,12 +276,12 @@ describe("a held sandbox of a .py script (root: cgroup hand-shake)", () => {
     const savedPath = process.env.PATH;
     process.env.PATH = `${bin}:${savedPath}`;
     try {
-      rmSync(join(bed.ws, "out", "ran.txt"), { force: true });
+      heldBed.forgetRuns();
       const { served, held } = await freshAndHeld("w");
       expect(served.argv[0]).toBe(join(bin, "python3"));
       expect(served.status, served.output).toBe("ok");
       expect(held).toEqual([]);
-      expect(ran()).toEqual(["w", "w", "w"]);
+      expect(heldBed.ran()).toEqual(["w", "w", "w"]);
     } finally {
       process.env.PATH = savedPath;
       rmSync(prefix, { recursive: true, force: true });
@@ -312,7 +291,7 @@ describe("a held sandbox of a .py script (root: cgroup hand-shake)", () => {
   it("a held Python whose run never comes is killed unused when the pool closes, the script never run", async () => {
     const p = pool as NonNullable<typeof pool>;
     await p.close(true);
-    rmSync(join(bed.ws, "out", "ran.txt"), { force: true });
+    heldBed.forgetRuns();
     await probe("end");
     await probe("end");
     await p.settled();
@@ -320,6 +299,6 @@ describe("a held sandbox of a .py script (root: cgroup hand-shake)", () => {
     expect(hooked(held)).toHaveLength(1);
     await p.close(true);
     expect(await stillRunning(held)).toEqual([]);
-    expect(ran()).toEqual(["end", "end"]);
+    expect(heldBed.ran()).toEqual(["end", "end"]);
   });
 });
