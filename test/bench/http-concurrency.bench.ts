@@ -1,5 +1,4 @@
 // 400 RunSkillScript calls fired at once at `skillgate serve --http`: latency p50/p99, workspace-lock wait p99, errors and ledger, run queue vs no queue.
-import { type ChildProcess, spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { loadavg } from "node:os";
 import { join } from "node:path";
@@ -7,9 +6,9 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterAll, beforeAll, bench, describe } from "vitest";
 import { parallelRunsFor } from "../../runtime/exec/queue.js";
-import { listeningUrl } from "../support/serve-listening.js";
 import { BUILT_MAIN, ensureBuilt } from "./built.js";
 import { percentile, printTable, type Row, Samples } from "./report.js";
+import { builtAt, cpuOf, startServe, stopServe } from "./serve-process.js";
 import { PLAIN_ENV, spawnPlain } from "./spawn.js";
 import { BENCH_SKILL, type BenchWorkspace, makeBenchWorkspace } from "./workspace.js";
 
@@ -26,23 +25,32 @@ const EXTRA_SLOTS = (process.env.SKILLGATE_BENCH_SLOTS ?? "")
       throw new Error(`SKILLGATE_BENCH_SLOTS: bad slot count ${text}`);
     return slots;
   });
+/**
+ * Another build's checkout (its `dist/` built), e.g. the commit issue 16 was filed on: adds a variant running that
+ * build's `serve --http` with its defaults, on a workspace it initialises itself, and a row comparing the default
+ * queue's p50 with it. docs/performance.md says how to build one.
+ */
+const OTHER_BUILD = process.env.SKILLGATE_BENCH_BASELINE_BUILD;
 /** A folder: each server writes a V8 CPU profile there (`--cpu-prof`), named by variant and round. */
 const PROFILE_DIR = process.env.SKILLGATE_BENCH_PROFILE;
 const PROBE = join(import.meta.dirname, "lock-wait-probe.mjs");
 const COMMAND = { name: "RunSkillScript", arguments: { commands: [[BENCH_SKILL, "helper.py", "a bb ccc"]] } };
-const TICKS_PER_SECOND = 100;
 
 /**
  * "default": exec.max_parallel_runs left unset (the config default); "qN": a queue of N slots; "open": a slot for
- * every call, i.e. no queue (the baseline). Every variant is the same server, workspace shape, helper and client.
+ * every call, i.e. no queue (the baseline). Every variant is the same server, workspace shape, helper and client;
+ * "build" (SKILLGATE_BENCH_BASELINE_BUILD) is another build's server with the default variant's config.
  */
-const variants: Record<string, { slots: number | null; label: string }> = {
+const variants: Record<string, { slots: number | null; label: string; main?: string }> = {
   default: { slots: null, label: `default ("auto": ${parallelRunsFor("auto")} slots)` },
   ...Object.fromEntries(EXTRA_SLOTS.map((slots) => [`q${slots}`, { slots, label: `${slots} slots` }])),
   open: { slots: CALLS, label: "no queue" },
+  ...(OTHER_BUILD === undefined
+    ? {}
+    : { build: { slots: null, ...builtAt(OTHER_BUILD, "SKILLGATE_BENCH_BASELINE_BUILD") } }),
 };
 const keys = Object.keys(variants);
-const queueKeys = keys.filter((key) => key !== "open");
+const queueKeys = keys.filter((key) => key !== "open" && key !== "build");
 const workspaces = Object.fromEntries(
   keys.map((key) => {
     const slots = variants[key]?.slots;
@@ -61,48 +69,16 @@ const envOf = (bw: BenchWorkspace, extra: Record<string, string> = {}): NodeJS.P
   ...extra,
 });
 
-/** The built `skillgate serve --http 127.0.0.1:0 --json` with the lock-wait probe preloaded; resolves once it listens. */
-async function startServer(
-  bw: BenchWorkspace,
-  waitsFile: string,
-  name: string,
-): Promise<{ url: string; child: ChildProcess }> {
-  const argv = ["--import", PROBE, BUILT_MAIN, "serve", "--http", "127.0.0.1:0", "--json"];
+/** The built `skillgate serve --http` (or another build's) with the lock-wait probe preloaded, once it listens. */
+function startServer(bw: BenchWorkspace, waitsFile: string, name: string, main = BUILT_MAIN) {
   const profile = PROFILE_DIR ? ["--cpu-prof", "--cpu-prof-dir", join(PROFILE_DIR, name)] : [];
-  const child = spawn(
-    process.execPath,
-    [...profile, ...argv, "--workspace", bw.ws, "--config", bw.configFile],
-    {
-      cwd: bw.dir,
-      env: envOf(bw, { SKILLGATE_BENCH_LOCK_WAITS: waitsFile }),
-      stdio: ["ignore", "pipe", "pipe"],
-    },
-  );
-  let log = "";
-  // One log line per call: drained so the pipe never fills; the tail is kept for a failure message.
-  child.stderr?.on("data", (chunk: Buffer) => {
-    log = (log + chunk.toString("utf8")).slice(-4000);
+  return startServe({
+    main,
+    nodeArgs: [...profile, "--import", PROBE],
+    args: ["--workspace", bw.ws, "--config", bw.configFile],
+    cwd: bw.dir,
+    env: envOf(bw, { SKILLGATE_BENCH_LOCK_WAITS: waitsFile }),
   });
-  const url = await listeningUrl(child, () => log);
-  return { url, child };
-}
-
-/** CPU seconds of the server itself and of its reaped children (every run's bwrap and script), from /proc. */
-function cpuOf(pid: number): { self: number; children: number } {
-  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-  const fields = stat
-    .slice(stat.lastIndexOf(")") + 2)
-    .split(" ")
-    .map(Number);
-  // Fields 14-17 of proc(5) (utime stime cutime cstime) are 11-14 after the command name.
-  const [utime, stime, cutime, cstime] = fields.slice(11, 15) as [number, number, number, number];
-  return { self: (utime + stime) / TICKS_PER_SECOND, children: (cutime + cstime) / TICKS_PER_SECOND };
-}
-
-async function stopServer(child: ChildProcess): Promise<void> {
-  const exited = new Promise((resolve) => child.once("exit", resolve));
-  child.kill("SIGTERM");
-  await exited;
 }
 
 /** Spearman rank correlation of send order and finish order: 1 = calls finish in the order they were sent. */
@@ -121,7 +97,7 @@ async function round(key: string): Promise<void> {
   const bw = workspaces[key] as BenchWorkspace;
   const waitsFile = join(bw.dir, `lock-waits-${rounds}.json`);
   samples.add("load1", loadavg()[0] as number);
-  const { url, child } = await startServer(bw, waitsFile, `${key}-${rounds}`);
+  const { url, child } = await startServer(bw, waitsFile, `${key}-${rounds}`, variants[key]?.main);
   const client = new Client({ name: "skillgate-bench", version: "0.0.0" });
   try {
     await client.connect(new StreamableHTTPClientTransport(new URL(url)));
@@ -153,7 +129,7 @@ async function round(key: string): Promise<void> {
     samples.add(`${key}.cpuChildren`, ((after.children - before.children) * 1000) / CALLS);
   } finally {
     await client.close().catch(() => undefined);
-    await stopServer(child);
+    await stopServe(child);
   }
   const waits = JSON.parse(readFileSync(waitsFile, "utf8")) as {
     acquisitions: number[];
@@ -177,6 +153,8 @@ async function round(key: string): Promise<void> {
 /** `skillgate verify WS` passes and the ledger holds one run receipt per call (warm-ups included). */
 async function checkLedger(key: string): Promise<void> {
   const bw = workspaces[key] as BenchWorkspace;
+  // Another build may have no `verify` or another ledger: its errors are counted, its ledger is not judged here.
+  if (key === "build") return;
   const output = await spawnPlain(
     [process.execPath, BUILT_MAIN, "verify", bw.ws, "--config", bw.configFile, "--json"],
     bw.dir,
@@ -202,8 +180,9 @@ async function checkLedger(key: string): Promise<void> {
 
 beforeAll(async () => {
   ensureBuilt();
-  // Initialised in process first, so each server start only opens the workspace.
-  for (const bw of Object.values(workspaces)) await (await bw.open()).catalog();
+  // Initialised in process first, so each server start only opens the workspace; another build initialises its own.
+  for (const key of keys)
+    if (key !== "build") await (await (workspaces[key] as BenchWorkspace).open()).catalog();
 }, 600_000);
 
 afterAll(async () => {
@@ -220,21 +199,30 @@ function spread(key: string, digits = 1): string {
   return `${fmt(Math.min(...values))}/${fmt(percentile(values, 50))}/${fmt(Math.max(...values))}`;
 }
 
+/** The p50 row of variant `key` against variant `against`, from per-round ratios. */
+function p50Row(key: string, against: string, baselineName: string): Row {
+  const ratios = samples
+    .get(`${key}.p50`)
+    .map((value, i) => value / (samples.get(`${against}.p50`)[i] as number));
+  samples.series.set(`${key}.${against}.ratio`, ratios);
+  const ratio = samples.median(`${key}.${against}.ratio`);
+  return {
+    name: `p50 latency, ${CALLS} calls at once, run queue ${variants[key]?.label}${against === "open" ? "" : `, against ${variants[against]?.label}`}`,
+    ours: samples.median(`${key}.p50`),
+    baseline: samples.median(`${against}.p50`),
+    baselineName: `${baselineName}, same round; per round ${ratios.map((r) => `${r.toFixed(2)}x`).join(", ")}`,
+    ratio,
+    target: "<= 0.5x (halved)",
+    met: ratio <= 0.5,
+  };
+}
+
 function rowsOf(key: string): Row[] {
   const m = (name: string) => samples.median(name);
   const { label } = variants[key] as { label: string };
-  const ratios = samples.get(`${key}.p50`).map((value, i) => value / (samples.get("open.p50")[i] as number));
-  samples.series.set(`${key}.ratio`, ratios);
   return [
-    {
-      name: `p50 latency, ${CALLS} calls at once, run queue ${label}`,
-      ours: m(`${key}.p50`),
-      baseline: m("open.p50"),
-      baselineName: `same server, exec.max_parallel_runs: ${CALLS} (a slot per call: no queue), same round; per round ${ratios.map((r) => `${r.toFixed(2)}x`).join(", ")}`,
-      ratio: samples.median(`${key}.ratio`),
-      target: "<= 0.5x (halved)",
-      met: samples.median(`${key}.ratio`) <= 0.5,
-    },
+    p50Row(key, "open", `same server, exec.max_parallel_runs: ${CALLS} (a slot per call: no queue)`),
+    ...(variants.build === undefined ? [] : [p50Row(key, "build", variants.build.label)]),
     {
       name: `workspace-lock wait p99 per ledger transaction, ${label} (worst round)`,
       ours: Math.max(...samples.get(`${key}.lockP99`)),
