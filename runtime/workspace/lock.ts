@@ -62,6 +62,9 @@ const LOCK_FS = {
   utimes: (path: string, atime: Date, mtime: Date, done: Callback) =>
     now(() => utimesSync(path, atime, mtime), done),
   rmdir: (path: string, done: Callback) => now(() => removeLockFile(path), done),
+  // proper-lockfile's exit hook removes the locks a process still holds with this; without it a process that exited
+  // (or took SIGTERM) mid-commit left the lock for the next one to wait out as stale (10 s).
+  rmdirSync: removeLockFile,
 };
 
 function removeLockFile(path: string): void {

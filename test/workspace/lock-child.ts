@@ -1,5 +1,5 @@
 // Child process for lock tests: `increment <ws> <n>` bumps a counter n times under the lock;
-// `hold <ws>` takes the lock, prints "locked" and waits to be killed.
+// `hold <ws>` takes the lock, prints "locked" and waits to be killed; `exit <ws>` calls process.exit while holding it.
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { workspacePaths } from "../../runtime/contracts/index.js";
@@ -29,4 +29,9 @@ if (mode === "increment") {
     },
     { staleMs: 2_000 },
   );
+} else if (mode === "exit") {
+  await withWorkspaceLock(paths, () => {
+    // What `serve` does after its close when a background ledger flush still holds the lock.
+    process.exit(0);
+  });
 }

@@ -77,6 +77,24 @@ describe("withWorkspaceLock across processes", () => {
     );
   });
 
+  // proper-lockfile removes held locks at exit through the fs it was given; without a sync remove there, the lock
+  // stayed until it went stale (10 s) and the next process waited that long.
+  it("a holder that exits while holding the lock leaves no lock behind", async () => {
+    const holder = startChild(["exit", paths.root]);
+    expect(await exited(holder)).toEqual({ code: 0, stderr: "" });
+    expect(existsSync(paths.lockFile)).toBe(false);
+  });
+
+  it("a holder stopped by SIGTERM while holding the lock leaves no lock behind", async () => {
+    const holder = startChild(["hold", paths.root]);
+    await printedLocked(holder);
+    expect(existsSync(paths.lockFile)).toBe(true);
+    const done = exited(holder);
+    holder.kill("SIGTERM");
+    await done;
+    expect(existsSync(paths.lockFile)).toBe(false);
+  });
+
   it("takes over the stale lock of a holder killed with SIGKILL", async () => {
     const holder = startChild(["hold", paths.root]);
     await printedLocked(holder);
