@@ -31,6 +31,7 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: "forks",
+    setupFiles: ["test/support/temp-cleanup.ts"],
     projects: [
       {
         extends: true,

@@ -1,44 +1,10 @@
 // Shared temp-workspace fixtures: a temp root with cleanup, SKILLGATE_HOME/HOME isolation, init over a skill pack.
-import { chmodSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, realpathSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { ConfigSchema, type SkillgateConfig } from "../../runtime/config/index.js";
 import { initWorkspace } from "../../runtime/workspace/index.js";
 
-export interface TempRoot {
-  /** The temp folder (realpath'd when asked). */
-  dir: string;
-  /** A path inside the temp folder. */
-  path(...parts: string[]): string;
-  /** Removes the folder, read-only skill copies included. */
-  cleanup(): void;
-}
-
-/**
- * A fresh folder under the OS temp dir (or `parent`, e.g. /tmp for folders other OS users must reach); `prefix`
- * names the suite so leftovers are traceable.
- */
-export function tempRoot(prefix: string, options: { realpath?: boolean; parent?: string } = {}): TempRoot {
-  const made = mkdtempSync(join(options.parent ?? tmpdir(), prefix));
-  const dir = options.realpath ? realpathSync(made) : made;
-  return { dir, path: (...parts) => join(dir, ...parts), cleanup: () => removeTree(dir) };
-}
-
-/**
- * Makes the folders writable again (init marks the copied pack read-only), then removes the tree. Files keep
- * their modes: unlinking needs only a writable folder, and a file may be a hard link into the checkout (the
- * authority tests link node_modules), whose executables must stay executable.
- */
-export function removeTree(path: string): void {
-  const walk = (current: string) => {
-    const info = lstatSync(current, { throwIfNoEntry: false });
-    if (!info?.isDirectory()) return;
-    chmodSync(current, 0o755);
-    for (const entry of readdirSync(current)) walk(join(current, entry));
-  };
-  walk(path);
-  rmSync(path, { recursive: true, force: true });
-}
+export { removeTree, type TempRoot, tempRoot } from "./temp-root.js";
 
 export interface IsolatedHome {
   /** The SKILLGATE_HOME folder (created). */
