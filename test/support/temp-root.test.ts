@@ -21,7 +21,6 @@ describe("removeLeftTempRoots", () => {
     mkdirSync(left.dir);
     expect(removeLeftTempRoots()).toEqual([]);
     expect(existsSync(left.dir)).toBe(true);
-    cleaned.cleanup();
     left.cleanup();
   });
 });

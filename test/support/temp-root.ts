@@ -32,8 +32,8 @@ const leftRoots = new Set<string>();
 
 /**
  * Removes the temp roots the current test file left, after its own hooks (test/support/temp-cleanup.ts): without
- * it every suite run left a few hundred folders in the temp dir. Returns the ones that could not be removed, with
- * why (another user's files, as in the unprivileged runs), so the caller can say so.
+ * it a full suite run left ~100 folders in the temp dir. Returns the ones that could not be removed, with why (a
+ * folder the test's user may not change), so the caller can say so.
  */
 export function removeLeftTempRoots(): string[] {
   const kept: string[] = [];
